@@ -1,0 +1,204 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.config;
+
+import org.apache.hudi.common.config.ConfigClassProperty;
+import org.apache.hudi.common.config.ConfigGroups;
+import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.common.config.HoodieConfig;
+import org.apache.hudi.hive.MultiPartKeysValueExtractor;
+import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
+
+import org.apache.hudi.common.config.TypedProperties;
+
+import javax.annotation.concurrent.Immutable;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+
+/**
+ * Configs of {@code HoodieIncrMultiSource}: which Hudi tables to read incrementally in one Streamer batch, and how
+ * each one is read.
+ *
+ * <p>Per-table configs are templates whose key contains {@value #TABLE_PLACEHOLDER}; {@link #forTable} turns a template
+ * into the concrete {@link ConfigProperty} of one table, so that every per-table key is built in one place.
+ */
+@Immutable
+@ConfigClassProperty(name = "Hudi Incremental Multi-Table Source Configs",
+    groupName = ConfigGroups.Names.HUDI_STREAMER,
+    subGroupName = ConfigGroups.SubGroupNames.DELTA_STREAMER_SOURCE,
+    description = "Configurations controlling the incremental reading of several Hudi tables in one Hudi Streamer "
+        + "batch, each with its own checkpoint, all committed together.")
+public class HoodieIncrMultiSourceConfig extends HoodieConfig {
+
+  private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.\\-]*");
+
+  /** Stands for the key form of a table name in per-table config keys. */
+  public static final String TABLE_PLACEHOLDER = "{table}";
+
+  private static final String MULTI_PREFIX = "source.multi.hudi.";
+  private static final String TABLE_PREFIX = "source.hudi." + TABLE_PLACEHOLDER + ".";
+
+  public static final ConfigProperty<String> TABLES = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
+      .noDefaultValue()
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
+      .sinceVersion("0.14.0")
+      .withDocumentation("Ordered, comma-separated names of the source Hudi tables. The i-th table is <SRC_i> in the "
+          + "SQL of a multi-dataset transformer, and <SRC:name> by name. Names may contain letters, digits, '_', '-' "
+          + "and '.'; a dot becomes '_' in per-table config keys only (db.orders -> hoodie.streamer.source.hudi."
+          + "db_orders.path) and is kept in the checkpoint.");
+
+  public static final ConfigProperty<Boolean> CHECKPOINT_ENABLE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.enable")
+      .defaultValue(true)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.enable")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("true: the checkpoint holds one position per table, 'table1=instant1,table2=instant2'. "
+          + "false: the checkpoint is one bare instant, as written by HoodieIncrSource; allowed with a single table "
+          + "only (one instant cannot hold the positions of several tables without losing or re-reading data), "
+          + "so that a pipeline can move between HoodieIncrSource and this source in both directions.");
+
+  public static final ConfigProperty<String> CHECKPOINT_LEGACY_TABLE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.legacy.table")
+      .noDefaultValue("the first table of " + STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.legacy.table")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("The table that a bare checkpoint (one instant, no '=') belongs to, e.g. the checkpoint of a "
+          + "HoodieIncrSource job being upgraded to this source. The other tables then start from their "
+          + "missing_checkpoint_strategy. The next commit stores the multi-table form.");
+
+  public static final ConfigProperty<String> TABLE_PATH = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
+      .noDefaultValue()
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
+      .sinceVersion("0.14.0")
+      .withDocumentation("Base path of the source Hudi table.");
+
+  public static final ConfigProperty<Integer> TABLE_NUM_INSTANTS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "num_instants")
+      .defaultValue(HoodieIncrSourceConfig.NUM_INSTANTS_PER_FETCH.defaultValue())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "num_instants")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Max number of completed instants of this table read in one batch.");
+
+  public static final ConfigProperty<String> TABLE_MISSING_CHECKPOINT_STRATEGY = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
+      .defaultValue(IncrSourceHelper.MissingCheckpointStrategy.READ_LATEST.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Where this table starts when the checkpoint has no position for it (first run, or a table "
+          + "newly added to the list). Possible values: "
+          + Arrays.toString(IncrSourceHelper.MissingCheckpointStrategy.values()));
+
+  public static final ConfigProperty<Boolean> TABLE_SKIP_ON_SCHEMA_FAILURE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
+      .defaultValue(false)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("When this table's schema cannot be resolved (e.g. it has no completed commit yet): false "
+          + "fails the batch before anything is committed; true gives the transformer an empty dataset without "
+          + "columns for it and keeps its checkpoint where it was.");
+
+  public static final ConfigProperty<String> TABLE_PARTITION_FIELDS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")
+      .noDefaultValue()
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Comma-separated columns to add to this table's dataset, parsed from _hoodie_partition_path "
+          + "by the partition extractor; a column that the dataset already has is left as it is.");
+
+  public static final ConfigProperty<String> TABLE_PARTITION_EXTRACTOR_CLASS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.extractor.class")
+      .defaultValue(MultiPartKeysValueExtractor.class.getName())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.extractor.class")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("PartitionValueExtractor that splits _hoodie_partition_path into the values of "
+          + "partition.fields, in order. The default reads both 'a=1/b=2' and '1/2' paths.");
+
+  /**
+   * The configured source tables.
+   *
+   * @return the names of {@link #TABLES}, in declaration order
+   * @throws IllegalArgumentException if the list is missing or empty, or a name is invalid, repeated, or has the same
+   *     key form as another
+   */
+  public static List<String> tables(TypedProperties props) {
+    String value = getStringWithAltKeys(props, TABLES, true);
+    checkArgument(value != null && !value.trim().isEmpty(), "Cannot read multiple Hudi tables: " + TABLES.key()
+        + " is not set. List the source tables in order, e.g. " + TABLES.key() + "=orders,users");
+    List<String> tables = new ArrayList<>();
+    Map<String, String> byKeyName = new HashMap<>();
+    for (String raw : value.split(",", -1)) {
+      String table = raw.trim();
+      checkArgument(TABLE_NAME.matcher(table).matches(), String.format("Cannot use '%s' from %s='%s' as a table name: "
+          + "names are non-empty and use letters, digits, '_', '-' and '.' only", table, TABLES.key(), value));
+      checkArgument(!tables.contains(table), String.format(
+          "Cannot read table '%s' twice: it is listed more than once in %s='%s'", table, TABLES.key(), value));
+      String clash = byKeyName.put(tableKeyName(table), table);
+      checkArgument(clash == null, String.format("Cannot tell tables '%s' and '%s' apart in config keys (both are "
+          + "'%s'): rename one of them in %s", clash, table, tableKeyName(table), TABLES.key()));
+      tables.add(table);
+    }
+    return tables;
+  }
+
+  /**
+   * The concrete config of one table.
+   *
+   * @param template a per-table config of this class, whose key contains {@value #TABLE_PLACEHOLDER}
+   * @param table    the table name as listed in {@link #TABLES}
+   * @return the config with the key form of the table name in its key and alternatives, same default and docs
+   */
+  public static <T> ConfigProperty<T> forTable(ConfigProperty<T> template, String table) {
+    String keyName = tableKeyName(table);
+    String[] alternatives = template.getAlternatives().stream()
+        .map(alternative -> alternative.replace(TABLE_PLACEHOLDER, keyName))
+        .toArray(String[]::new);
+    ConfigProperty.PropertyBuilder builder = ConfigProperty.key(template.key().replace(TABLE_PLACEHOLDER, keyName));
+    ConfigProperty<T> concrete = template.hasDefaultValue()
+        ? builder.defaultValue(template.defaultValue())
+        : (ConfigProperty<T>) builder.noDefaultValue();
+    return concrete.withAlternatives(alternatives).withDocumentation(template.doc());
+  }
+
+  /**
+   * The form of a table name used inside config keys: dots become underscores so that property files and
+   * key prefixes do not split the name.
+   */
+  public static String tableKeyName(String table) {
+    return table.replace('.', '_');
+  }
+}

@@ -1,0 +1,57 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources.multi;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+import java.util.Optional;
+
+/**
+ * What one batch read from one source table: its rows and, if the read moved the table forward, the new position.
+ */
+public final class TableBatch {
+
+  private final String table;
+  private final Dataset<Row> rows;
+  private final Optional<String> advancedTo;
+
+  TableBatch(String table, Dataset<Row> rows, Optional<String> advancedTo) {
+    this.table = table;
+    this.rows = rows;
+    this.advancedTo = advancedTo;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  /** The rows read; empty, with the table's current columns, when the table has nothing new. */
+  public Dataset<Row> rows() {
+    return rows;
+  }
+
+  /**
+   * The inclusive instant this read consumed the table up to, or empty if the read did not move the table
+   * (caught up, or skipped), in which case the table keeps its previous position.
+   */
+  public Optional<String> advancedTo() {
+    return advancedTo;
+  }
+}

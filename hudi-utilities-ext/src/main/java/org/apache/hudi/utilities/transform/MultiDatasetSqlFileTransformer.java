@@ -1,0 +1,145 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.fs.FSUtils;
+import org.apache.hudi.common.util.FileIOUtils;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.config.SqlTransformerConfig;
+import org.apache.hudi.utilities.exception.HoodieTransformException;
+import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
+import org.apache.hudi.utilities.transform.sql.SqlStatements;
+import org.apache.hudi.utilities.transform.sql.TemporaryView;
+
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.apache.hudi.common.util.ConfigUtils.containsConfigProperty;
+import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
+
+/**
+ * Transforms the datasets of a batch with a SQL file: the multi-dataset counterpart of the stock
+ * {@link SqlFileBasedTransformer}, and a drop-in replacement for it (same key {@code hoodie.streamer.transformer.sql.file},
+ * same results for a single dataset).
+ *
+ * <p>The file references the datasets through the placeholders of {@link SourcePlaceholders}: {@code <SRC_0>},
+ * {@code <SRC_1>}, ..., {@code <SRC:table>}, and {@code <SRC>} for the first. It may hold several statements separated
+ * by {@code ;}; the result of the last one is written. Each dataset is registered as a temp view with a name unique to
+ * the batch. Those views, and every temp view the file creates ({@code CREATE [OR REPLACE] TEMPORARY VIEW},
+ * {@code CACHE TABLE}), are dropped when the batch is done, whether it succeeded or not.
+ *
+ * <p>The file is read and every placeholder is checked before any statement runs.
+ */
+public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MultiDatasetSqlFileTransformer.class);
+
+  private static final String VIEW_PREFIX = "HOODIE_SRC_TMP_TABLE_";
+
+  @Override
+  public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
+                            TypedProperties properties) {
+    if (datasets.isEmpty()) {
+      throw new HoodieTransformException("Cannot transform an empty list of datasets");
+    }
+    String sqlFile = getStringWithAltKeys(properties, SqlTransformerConfig.TRANSFORMER_SQL_FILE, true);
+    if (sqlFile == null) {
+      throw new HoodieTransformException("Cannot run " + getClass().getSimpleName() + ": "
+          + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + " is not set (set it to the path of the SQL file)");
+    }
+    String batchId = UUID.randomUUID().toString().replace("-", "_");
+    List<String> views = new ArrayList<>();
+    for (int i = 0; i < datasets.size(); i++) {
+      views.add(VIEW_PREFIX + batchId + "_" + i);
+    }
+    SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), views);
+    List<String> statements = new ArrayList<>();
+    for (String statement : SqlStatements.split(readSql(jsc, sqlFile))) {
+      statements.add(placeholders.bind(statement));
+    }
+    if (statements.isEmpty()) {
+      throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
+    }
+
+    Set<TemporaryView> createdViews = new LinkedHashSet<>();
+    try {
+      for (int i = 0; i < datasets.size(); i++) {
+        datasets.get(i).createOrReplaceTempView(views.get(i));
+      }
+      Dataset<Row> result = null;
+      for (String statement : statements) {
+        TemporaryView.createdBy(statement).ifPresent(createdViews::add);
+        LOG.info("Running SQL transformation statement: {}", statement);
+        result = sparkSession.sql(statement);
+      }
+      return result;
+    } finally {
+      views.forEach(view -> sparkSession.catalog().dropTempView(view));
+      for (TemporaryView view : createdViews) {
+        if (view.isGlobal()) {
+          sparkSession.catalog().dropGlobalTempView(view.name());
+        } else {
+          sparkSession.catalog().dropTempView(view.name());
+        }
+      }
+    }
+  }
+
+  /** The table names of the datasets, when the job names them; name placeholders need them. */
+  private static List<String> tableNames(TypedProperties properties, int datasetCount) {
+    if (!containsConfigProperty(properties, HoodieIncrMultiSourceConfig.TABLES)) {
+      return Collections.emptyList();
+    }
+    List<String> tables = HoodieIncrMultiSourceConfig.tables(properties);
+    if (tables.size() != datasetCount) {
+      throw new HoodieTransformException(String.format("Cannot bind %d datasets to the %d tables %s of %s: the "
+          + "transformer must receive one dataset per configured table (is it the first transformer of the chain?)",
+          datasetCount, tables.size(), tables, HoodieIncrMultiSourceConfig.TABLES.key()));
+    }
+    return tables;
+  }
+
+  private static String readSql(JavaSparkContext jsc, String sqlFile) {
+    Path path = new Path(sqlFile);
+    try (FSDataInputStream in = FSUtils.getFs(sqlFile, jsc.hadoopConfiguration(), true).open(path)) {
+      return new String(FileIOUtils.readAsByteArray(in), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new HoodieTransformExecutionException("Cannot read SQL file " + sqlFile + " set in "
+          + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + ": " + e.getMessage()
+          + ". Check that it exists and is readable by the Spark driver.", e);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform.sql;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A temporary view that a SQL statement creates, so that a transformer can drop it when the batch is done.
+ *
+ * <p>Recognised: {@code CREATE [OR REPLACE] [GLOBAL] TEMP|TEMPORARY VIEW [IF NOT EXISTS] name} and
+ * {@code CACHE [LAZY] TABLE name}, names plain or in backquotes.
+ */
+public final class TemporaryView {
+
+  private static final Pattern CREATE_VIEW = Pattern.compile(
+      "^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(GLOBAL\\s+)?TEMP(?:ORARY)?\\s+VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?"
+          + "(`(?:[^`]|``)+`|[\\w.]+)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern CACHE_TABLE = Pattern.compile(
+      "^\\s*CACHE\\s+(?:LAZY\\s+)?TABLE\\s+(`(?:[^`]|``)+`|[\\w.]+)", Pattern.CASE_INSENSITIVE);
+
+  private final String name;
+  private final boolean global;
+
+  private TemporaryView(String name, boolean global) {
+    this.name = name;
+    this.global = global;
+  }
+
+  /** The view a statement creates, if it creates one. */
+  public static Optional<TemporaryView> createdBy(String statement) {
+    Matcher create = CREATE_VIEW.matcher(statement);
+    if (create.find()) {
+      return Optional.of(new TemporaryView(unquote(create.group(2)), create.group(1) != null));
+    }
+    Matcher cache = CACHE_TABLE.matcher(statement);
+    if (cache.find()) {
+      return Optional.of(new TemporaryView(unquote(cache.group(1)), false));
+    }
+    return Optional.empty();
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Whether the view lives in Spark's {@code global_temp} database rather than in the session. */
+  public boolean isGlobal() {
+    return global;
+  }
+
+  private static String unquote(String identifier) {
+    return identifier.startsWith("`")
+        ? identifier.substring(1, identifier.length() - 1).replace("``", "`")
+        : identifier;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof TemporaryView)) {
+      return false;
+    }
+    TemporaryView that = (TemporaryView) other;
+    return global == that.global && name.toLowerCase(Locale.ROOT).equals(that.name.toLowerCase(Locale.ROOT));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name.toLowerCase(Locale.ROOT), global);
+  }
+
+  @Override
+  public String toString() {
+    return (global ? "global temp view " : "temp view ") + name;
+  }
+}
