@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.transform;
 
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.SQLUserDefinedType;
 import org.apache.spark.sql.types.UserDefinedType;
 
 /**
@@ -29,7 +30,14 @@ import org.apache.spark.sql.types.UserDefinedType;
  *
  * <p>Splitting the carrier prunes the column, so a correctly configured job never sees it.
  */
-public final class UnsplitMultiDatasetType extends UserDefinedType<Object> {
+public final class UnsplitMultiDatasetType extends UserDefinedType<UnsplitMultiDatasetType.NoValue> {
+
+  /** The user class Spark's encoders require of a UDT; never instantiated. */
+  @SQLUserDefinedType(udt = UnsplitMultiDatasetType.class)
+  public static final class NoValue {
+    private NoValue() {
+    }
+  }
 
   static final String DESCRIPTION = "UNSPLIT_MULTI_DATASET: the datasets of HoodieIncrMultiSource reached the writer "
       + "without being split. Configure a MultiDatasetTransformer (e.g. --transformer-class "
@@ -42,18 +50,18 @@ public final class UnsplitMultiDatasetType extends UserDefinedType<Object> {
   }
 
   @Override
-  public Object serialize(Object value) {
-    return value;
+  public Object serialize(NoValue value) {
+    return null;
   }
 
   @Override
-  public Object deserialize(Object datum) {
-    return datum;
+  public NoValue deserialize(Object datum) {
+    return null;
   }
 
   @Override
-  public Class<Object> userClass() {
-    return Object.class;
+  public Class<NoValue> userClass() {
+    return NoValue.class;
   }
 
   @Override

@@ -1,0 +1,468 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.checkpoint;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Specification of the multi-table checkpoint: its value semantics ({@link MultiTableCheckpoint}) and its text form,
+ * strict parsing and merging ({@link MultiTableCheckpointManager}).
+ */
+class TestMultiTableCheckpointManager {
+
+  private static final String ORDERS_INSTANT = "20250606182826197";
+  private static final String USERS_INSTANT = "20250606182830145";
+  private static final String ITEMS_INSTANT = "20250606182900001";
+
+  private static final List<String> TABLES = List.of("users", "db.orders", "items");
+  private static final String REPAIR_VALUE = "users=<instant>,db.orders=<instant>,items=<instant>";
+
+  private final MultiTableCheckpointManager manager = new MultiTableCheckpointManager(TABLES, "users", true);
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Multi-table form: parse / format round trips
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void parsesMultiTableFormIntoOnePositionPerTable() {
+    MultiTableCheckpoint checkpoint = manager.parse("db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT);
+
+    assertEquals(Map.of("db.orders", ORDERS_INSTANT, "users", USERS_INSTANT), checkpoint.positions());
+    assertEquals(Optional.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
+    assertEquals(Optional.of(USERS_INSTANT), checkpoint.position("users"));
+    assertEquals(Optional.empty(), checkpoint.position("items"));
+  }
+
+  @Test
+  void formatsAndParsesBackTheSameCheckpoint() {
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(
+        Map.of("users", USERS_INSTANT, "db.orders", ORDERS_INSTANT, "items", ITEMS_INSTANT));
+
+    String formatted = manager.format(checkpoint);
+
+    assertEquals(checkpoint, manager.parse(formatted));
+    assertEquals(formatted, manager.format(manager.parse(formatted)));
+  }
+
+  @Test
+  void formatsTablesInNameOrderRegardlessOfInsertionOrder() {
+    Map<String, String> reversed = new LinkedHashMap<>();
+    reversed.put("users", USERS_INSTANT);
+    reversed.put("items", ITEMS_INSTANT);
+    reversed.put("db.orders", ORDERS_INSTANT);
+
+    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT,
+        manager.format(MultiTableCheckpoint.of(reversed)));
+  }
+
+  @Test
+  void formatsTablesInNameOrderRegardlessOfParsedOrder() {
+    String unordered = "users=" + USERS_INSTANT + ",items=" + ITEMS_INSTANT + ",db.orders=" + ORDERS_INSTANT;
+
+    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT,
+        manager.format(manager.parse(unordered)));
+  }
+
+  @Test
+  void keepsDotsOfQualifiedTableNames() {
+    MultiTableCheckpoint checkpoint = manager.parse("db.orders=" + ORDERS_INSTANT);
+
+    assertEquals(Optional.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
+    assertEquals(Optional.empty(), checkpoint.position("orders"));
+    assertEquals("db.orders=" + ORDERS_INSTANT, manager.format(checkpoint));
+  }
+
+  @Test
+  void formatsTheSameStateToTheSameStringEveryTime() {
+    Map<String, String> oneOrder = new LinkedHashMap<>();
+    oneOrder.put("db.orders", ORDERS_INSTANT);
+    oneOrder.put("users", USERS_INSTANT);
+    Map<String, String> otherOrder = new LinkedHashMap<>();
+    otherOrder.put("users", USERS_INSTANT);
+    otherOrder.put("db.orders", ORDERS_INSTANT);
+    MultiTableCheckpoint built = MultiTableCheckpoint.of(oneOrder);
+    MultiTableCheckpoint builtStepwise = MultiTableCheckpoint.empty()
+        .withPosition("users", USERS_INSTANT).withPosition("db.orders", ORDERS_INSTANT);
+
+    String expected = "db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT;
+    assertEquals(expected, manager.format(built));
+    assertEquals(expected, manager.format(built));
+    assertEquals(expected, manager.format(MultiTableCheckpoint.of(otherOrder)));
+    assertEquals(expected, manager.format(builtStepwise));
+  }
+
+  @Test
+  void toleratesWhitespaceAroundEntries() {
+    MultiTableCheckpoint checkpoint = manager.parse("  db.orders = " + ORDERS_INSTANT + " , users=" + USERS_INSTANT + " ");
+
+    assertEquals(Map.of("db.orders", ORDERS_INSTANT, "users", USERS_INSTANT), checkpoint.positions());
+  }
+
+  @Test
+  void formatsAnEmptyCheckpointAsAnEmptyString() {
+    assertEquals("", manager.format(MultiTableCheckpoint.empty()));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // No checkpoint
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void parsesNullAsEmptyCheckpoint() {
+    assertTrue(manager.parse(null).isEmpty());
+  }
+
+  @Test
+  void parsesEmptyStringAsEmptyCheckpoint() {
+    assertTrue(manager.parse("").isEmpty());
+  }
+
+  @Test
+  void parsesBlankStringAsEmptyCheckpoint() {
+    MultiTableCheckpoint checkpoint = manager.parse(" \t\n ");
+
+    assertTrue(checkpoint.isEmpty());
+    assertEquals(MultiTableCheckpoint.empty(), checkpoint);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Legacy bare instant
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void parsesLegacyBareInstantAsPositionOfLegacyTable() {
+    MultiTableCheckpointManager firstIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "orders", true);
+
+    MultiTableCheckpoint checkpoint = firstIsLegacy.parse(ORDERS_INSTANT);
+
+    assertEquals(Map.of("orders", ORDERS_INSTANT), checkpoint.positions());
+  }
+
+  @Test
+  void parsesLegacyBareInstantAsPositionOfNonFirstLegacyTable() {
+    MultiTableCheckpointManager lastIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "users", true);
+
+    MultiTableCheckpoint checkpoint = lastIsLegacy.parse(" " + USERS_INSTANT + " ");
+
+    assertEquals(Map.of("users", USERS_INSTANT), checkpoint.positions());
+    assertEquals(Optional.empty(), checkpoint.position("orders"));
+  }
+
+  @Test
+  void upgradesLegacyBareInstantToMultiTableFormOnNextWrite() {
+    MultiTableCheckpoint checkpoint = manager.parse(USERS_INSTANT);
+
+    assertEquals("users=" + USERS_INSTANT, manager.format(checkpoint));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Strict parsing
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void rejectsEntryWithoutPositionSeparator() {
+    assertMalformed("db.orders=" + ORDERS_INSTANT + ",users", "users");
+  }
+
+  @Test
+  void rejectsEntryWithTwoPositionSeparators() {
+    assertMalformed("db.orders=" + ORDERS_INSTANT + "=" + USERS_INSTANT,
+        "db.orders=" + ORDERS_INSTANT + "=" + USERS_INSTANT);
+  }
+
+  @Test
+  void rejectsEntryWithEmptyTableName() {
+    assertMalformed("=123", "=123");
+  }
+
+  @Test
+  void rejectsEntryWithNonDigitInstant() {
+    String message = assertMalformed("orders=abc", "orders=abc");
+
+    assertTrue(message.contains("'abc'"), message);
+  }
+
+  @Test
+  void rejectsEntryWithEmptyInstant() {
+    assertMalformed("users=" + USERS_INSTANT + ",items=", "items=");
+  }
+
+  @Test
+  void rejectsRepeatedTable() {
+    String message = assertMalformed("users=" + USERS_INSTANT + ",users=" + ITEMS_INSTANT, "users=" + ITEMS_INSTANT);
+
+    assertTrue(message.contains("repeats table 'users'"), message);
+  }
+
+  @Test
+  void rejectsTrailingEntrySeparator() {
+    String message = assertMalformed("orders=1,", "");
+
+    assertTrue(message.contains("'orders=1,'"), "names the whole stored value: " + message);
+  }
+
+  @Test
+  void rejectsBareValueThatIsNotAnInstant() {
+    assertMalformed("latest", "latest");
+  }
+
+  /**
+   * Asserts that parsing fails with a message that names the bad entry and the {@code --checkpoint} value that
+   * repairs it, listing every configured table.
+   */
+  private String assertMalformed(String stored, String badEntry) {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> manager.parse(stored));
+    String message = error.getMessage();
+    assertTrue(message.contains("entry '" + badEntry + "'"), "names the bad entry '" + badEntry + "': " + message);
+    assertTrue(message.contains("--checkpoint"), "tells how to repair: " + message);
+    assertTrue(message.contains("'" + REPAIR_VALUE + "'"), "repair value lists every configured table: " + message);
+    return message;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Construction
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void rejectsLegacyTableThatIsNotConfigured() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "items", true));
+
+    assertTrue(error.getMessage().contains("'items'"), error.getMessage());
+    assertTrue(error.getMessage().contains("[orders, users]"), error.getMessage());
+  }
+
+  @Test
+  void rejectsBareFormatForSeveralTables() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "orders", false));
+
+    assertTrue(error.getMessage().contains("2 tables [orders, users]"), error.getMessage());
+  }
+
+  @Test
+  void formatsBareFormatForOneTableAsTheBareInstant() {
+    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("db.orders"), "db.orders", false);
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(Map.of("db.orders", ORDERS_INSTANT));
+
+    String formatted = bare.format(checkpoint);
+
+    assertEquals(ORDERS_INSTANT, formatted);
+    assertEquals(checkpoint, bare.parse(formatted));
+  }
+
+  @Test
+  void formatsBareFormatWithoutPositionAsAnEmptyString() {
+    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("orders"), "orders", false);
+
+    assertEquals("", bare.format(MultiTableCheckpoint.empty()));
+    assertTrue(bare.parse(bare.format(MultiTableCheckpoint.empty())).isEmpty());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Merge
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void mergeOverridesPreviousPositionsWithAdvancedOnes() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200"));
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.of(Map.of("users", "150", "db.orders", "250"));
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "150", "db.orders", "250")),
+        manager.merge(previous, advanced));
+  }
+
+  @Test
+  void mergeKeepsPreviousPositionOfTablesNotAdvanced() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200"));
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.of(Map.of("users", "150"));
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "150", "db.orders", "200")),
+        manager.merge(previous, advanced));
+  }
+
+  @Test
+  void mergeDropsPositionsOfTablesNoLongerConfigured() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "legacy.removed", "300"));
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.of(Map.of("db.orders", "250", "also.removed", "400"));
+
+    MultiTableCheckpoint merged = manager.merge(previous, advanced);
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "250")), merged);
+    assertEquals(Optional.empty(), merged.position("legacy.removed"));
+    assertEquals(Optional.empty(), merged.position("also.removed"));
+  }
+
+  @Test
+  void mergeAddsPositionOfNewTable() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200"));
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.of(Map.of("items", "50"));
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200", "items", "50")),
+        manager.merge(previous, advanced));
+  }
+
+  @Test
+  void mergeOfNothingAdvancedKeepsPreviousCheckpoint() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200"));
+
+    assertEquals(previous, manager.merge(previous, MultiTableCheckpoint.empty()));
+  }
+
+  @Test
+  void mergeDoesNotChangeItsInputs() {
+    MultiTableCheckpoint previous = MultiTableCheckpoint.of(Map.of("users", "100", "legacy.removed", "300"));
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.of(Map.of("users", "150"));
+
+    manager.merge(previous, advanced);
+
+    assertEquals(Map.of("users", "100", "legacy.removed", "300"), previous.positions());
+    assertEquals(Map.of("users", "150"), advanced.positions());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // MultiTableCheckpoint value semantics
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void withPositionReturnsNewCheckpointAndLeavesOriginalUnchanged() {
+    MultiTableCheckpoint original = MultiTableCheckpoint.of(Map.of("users", "100"));
+
+    MultiTableCheckpoint moved = original.withPosition("users", "150");
+    MultiTableCheckpoint extended = original.withPosition("items", "50");
+
+    assertNotSame(original, moved);
+    assertEquals(Map.of("users", "100"), original.positions());
+    assertEquals(Map.of("users", "150"), moved.positions());
+    assertEquals(Map.of("users", "100", "items", "50"), extended.positions());
+  }
+
+  @Test
+  void positionsCannotBeModified() {
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(Map.of("users", "100"));
+
+    assertThrows(UnsupportedOperationException.class, () -> checkpoint.positions().put("items", "50"));
+    assertThrows(UnsupportedOperationException.class, () -> checkpoint.positions().remove("users"));
+    assertThrows(UnsupportedOperationException.class, () -> checkpoint.tables().clear());
+    assertEquals(Map.of("users", "100"), checkpoint.positions());
+  }
+
+  @Test
+  void emptyCheckpointCannotBeModified() {
+    assertThrows(UnsupportedOperationException.class,
+        () -> MultiTableCheckpoint.empty().positions().put("users", "100"));
+    assertTrue(MultiTableCheckpoint.empty().isEmpty());
+  }
+
+  @Test
+  void ofCopiesItsInputSoLaterChangesDoNotLeakIn() {
+    Map<String, String> input = new HashMap<>();
+    input.put("users", "100");
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(input);
+
+    input.put("users", "999");
+    input.put("items", "50");
+
+    assertEquals(Map.of("users", "100"), checkpoint.positions());
+  }
+
+  @Test
+  void equalsAndHashCodeDoNotDependOnInsertionOrder() {
+    Map<String, String> oneOrder = new LinkedHashMap<>();
+    oneOrder.put("users", "100");
+    oneOrder.put("db.orders", "200");
+    Map<String, String> otherOrder = new LinkedHashMap<>();
+    otherOrder.put("db.orders", "200");
+    otherOrder.put("users", "100");
+
+    MultiTableCheckpoint one = MultiTableCheckpoint.of(oneOrder);
+    MultiTableCheckpoint other = MultiTableCheckpoint.of(otherOrder);
+    MultiTableCheckpoint stepwise = MultiTableCheckpoint.empty().withPosition("users", "100").withPosition("db.orders", "200");
+
+    assertEquals(one, other);
+    assertEquals(one.hashCode(), other.hashCode());
+    assertEquals(one, stepwise);
+    assertEquals(one.hashCode(), stepwise.hashCode());
+    assertEquals(List.of("db.orders", "users"), List.copyOf(one.tables()));
+  }
+
+  @Test
+  void checkpointsWithDifferentPositionsAreNotEqual() {
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(Map.of("users", "100"));
+
+    assertFalse(checkpoint.equals(MultiTableCheckpoint.of(Map.of("users", "101"))));
+    assertFalse(checkpoint.equals(MultiTableCheckpoint.of(Map.of("items", "100"))));
+    assertFalse(checkpoint.equals(MultiTableCheckpoint.empty()));
+    assertFalse(checkpoint.equals("users=100"));
+  }
+
+  @Test
+  void ofEmptyMapIsTheEmptyCheckpoint() {
+    assertEquals(MultiTableCheckpoint.empty(), MultiTableCheckpoint.of(Map.of()));
+    assertTrue(MultiTableCheckpoint.of(Map.of()).isEmpty());
+  }
+
+  @Test
+  void ofRejectsEmptyTableName() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> MultiTableCheckpoint.of(Map.of("", "100")));
+
+    assertTrue(error.getMessage().contains("table name is empty"), error.getMessage());
+  }
+
+  @Test
+  void ofRejectsEmptyInstant() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> MultiTableCheckpoint.of(Map.of("users", "")));
+
+    assertTrue(error.getMessage().contains("instant of table users is empty"), error.getMessage());
+  }
+
+  @Test
+  void ofRejectsNullTableNameAndNullInstant() {
+    Map<String, String> nullTable = new HashMap<>();
+    nullTable.put(null, "100");
+    Map<String, String> nullInstant = new HashMap<>();
+    nullInstant.put("users", null);
+
+    assertThrows(IllegalArgumentException.class, () -> MultiTableCheckpoint.of(nullTable));
+    assertThrows(IllegalArgumentException.class, () -> MultiTableCheckpoint.of(nullInstant));
+  }
+
+  @Test
+  void withPositionRejectsEmptyTableOrInstant() {
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(Map.of("users", "100"));
+
+    assertThrows(IllegalArgumentException.class, () -> checkpoint.withPosition("", "150"));
+    assertThrows(IllegalArgumentException.class, () -> checkpoint.withPosition("users", ""));
+    assertEquals(Map.of("users", "100"), checkpoint.positions());
+  }
+}

@@ -1,0 +1,124 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.testutils;
+
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Real Hudi tables on local disk for tests: writes source rows, reads timelines and checkpoints.
+ */
+public final class HudiTables {
+
+  public static final String CHECKPOINT_KEY = "deltastreamer.checkpoint.key";
+
+  public static final StructType ORDERS = new StructType()
+      .add("order_id", DataTypes.StringType, false)
+      .add("user_id", DataTypes.StringType)
+      .add("amount", DataTypes.DoubleType)
+      .add("ts", DataTypes.LongType);
+
+  public static final StructType USERS = new StructType()
+      .add("user_id", DataTypes.StringType, false)
+      .add("user_name", DataTypes.StringType)
+      .add("ts", DataTypes.LongType);
+
+  private HudiTables() {
+  }
+
+  public static Row order(String orderId, String userId, double amount, long ts) {
+    return RowFactory.create(orderId, userId, amount, ts);
+  }
+
+  public static Row user(String userId, String name, long ts) {
+    return RowFactory.create(userId, name, ts);
+  }
+
+  /**
+   * Upserts rows into a non-partitioned table, creating it on first use.
+   *
+   * @return the instant of the commit just written
+   */
+  public static String upsert(String path, String tableName, String tableType, String recordKey, StructType schema,
+                              Row... rows) {
+    Dataset<Row> data = SharedSpark.session().createDataFrame(Arrays.asList(rows), schema);
+    data.write().format("hudi")
+        .option("hoodie.table.name", tableName)
+        .option("hoodie.datasource.write.table.type", tableType)
+        .option("hoodie.datasource.write.operation", "upsert")
+        .option("hoodie.datasource.write.recordkey.field", recordKey)
+        .option("hoodie.datasource.write.precombine.field", "ts")
+        .option("hoodie.datasource.write.partitionpath.field", "")
+        .option("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName())
+        .option("hoodie.upsert.shuffle.parallelism", "2")
+        .option("hoodie.insert.shuffle.parallelism", "2")
+        .mode(SaveMode.Append)
+        .save(path);
+    return lastCompletedInstant(path).orElseThrow(() -> new IllegalStateException("no commit in " + path));
+  }
+
+  public static Optional<String> lastCompletedInstant(String path) {
+    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
+    return commits.lastInstant().isPresent() ? Optional.of(commits.lastInstant().get().getTimestamp()) : Optional.empty();
+  }
+
+  /** Every instant on the active timeline, in any state: proves that a failed run started nothing. */
+  public static List<String> allInstants(String path) {
+    return metaClient(path).getActiveTimeline().getInstantsAsStream()
+        .map(HoodieInstant::toString).collect(Collectors.toList());
+  }
+
+  public static int completedCommits(String path) {
+    return metaClient(path).getCommitsTimeline().filterCompletedInstants().countInstants();
+  }
+
+  /** The checkpoint stored by the newest completed commit of a Streamer target. */
+  public static String lastCheckpoint(String targetPath) {
+    HoodieTimeline commits = metaClient(targetPath).getCommitsTimeline().filterCompletedInstants();
+    HoodieInstant last = commits.lastInstant().get();
+    try {
+      return HoodieCommitMetadata.fromBytes(commits.getInstantDetails(last).get(), HoodieCommitMetadata.class)
+          .getMetadata(CHECKPOINT_KEY);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static HoodieTableMetaClient metaClient(String path) {
+    return HoodieTableMetaClient.builder().setConf(SharedSpark.jsc().hadoopConfiguration()).setBasePath(path)
+        .setLoadActiveTimelineOnLoad(true).build();
+  }
+}

@@ -1,0 +1,129 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.testutils;
+
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A multi-table Streamer job as users write it: a properties file, a SQL file and the HoodieStreamer command line.
+ * The same arguments run in-process or through SparkSubmit.
+ */
+public final class StreamerJob {
+
+  private final Path dir;
+  private final String targetPath;
+  private final Map<String, String> properties = new LinkedHashMap<>();
+  private final List<String> transformers = new ArrayList<>();
+  private String sql;
+  private String checkpoint;
+
+  public StreamerJob(Path dir, String targetPath) {
+    this.dir = dir;
+    this.targetPath = targetPath;
+    properties.put("hoodie.datasource.write.recordkey.field", "order_id");
+    properties.put("hoodie.datasource.write.precombine.field", "ts");
+    properties.put("hoodie.datasource.write.partitionpath.field", "");
+    properties.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.NonpartitionedKeyGenerator");
+    properties.put("hoodie.upsert.shuffle.parallelism", "2");
+    properties.put("hoodie.insert.shuffle.parallelism", "2");
+  }
+
+  public StreamerJob property(String key, String value) {
+    properties.put(key, value);
+    return this;
+  }
+
+  public StreamerJob withoutProperty(String key) {
+    properties.remove(key);
+    return this;
+  }
+
+  public StreamerJob sql(String sqlText) {
+    this.sql = sqlText;
+    return this;
+  }
+
+  public StreamerJob transformers(String... classNames) {
+    transformers.clear();
+    transformers.addAll(Arrays.asList(classNames));
+    return this;
+  }
+
+  /** The {@code --checkpoint} override of the next runs. */
+  public StreamerJob checkpoint(String value) {
+    this.checkpoint = value;
+    return this;
+  }
+
+  /** The HoodieStreamer arguments, after writing the properties and SQL files they name. */
+  public String[] arguments() {
+    Path propsFile = dir.resolve("job.properties");
+    Map<String, String> all = new LinkedHashMap<>(properties);
+    if (sql != null) {
+      Path sqlFile = dir.resolve("transform.sql");
+      write(sqlFile, sql);
+      all.put("hoodie.streamer.transformer.sql.file", sqlFile.toUri().toString());
+    }
+    write(propsFile, all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining("\n", "", "\n")));
+    List<String> args = new ArrayList<>(Arrays.asList(
+        "--props", propsFile.toUri().toString(),
+        "--target-base-path", targetPath,
+        "--target-table", "joined",
+        "--table-type", "COPY_ON_WRITE",
+        "--op", "UPSERT",
+        "--source-ordering-field", "ts",
+        "--source-class", HoodieIncrMultiSource.class.getName()));
+    if (!transformers.isEmpty()) {
+      args.add("--transformer-class");
+      args.add(String.join(",", transformers));
+    }
+    if (checkpoint != null) {
+      args.add("--checkpoint");
+      args.add(checkpoint);
+    }
+    return args.toArray(new String[0]);
+  }
+
+  /** One sync round in this JVM, on the shared Spark session. */
+  public void syncInProcess() throws Exception {
+    new HoodieStreamer(HoodieStreamer.getConfig(arguments()), SharedSpark.jsc()).sync();
+  }
+
+  private static void write(Path file, String content) {
+    try {
+      Files.write(file, content.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
