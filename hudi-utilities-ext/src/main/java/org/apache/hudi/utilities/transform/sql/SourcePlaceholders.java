@@ -78,9 +78,9 @@ public final class SourcePlaceholders {
     }
     Matcher index = INDEX.matcher(suffix);
     if (index.matches()) {
-      int position = Integer.parseInt(index.group(1));
-      if (position < viewNames.size()) {
-        return position;
+      String digits = index.group(1).replaceFirst("^0+(?=\\d)", "");
+      if (digits.length() <= 9 && Integer.parseInt(digits) < viewNames.size()) {
+        return Integer.parseInt(digits);
       }
       throw unresolved(placeholder, "there are only " + viewNames.size() + " datasets");
     }

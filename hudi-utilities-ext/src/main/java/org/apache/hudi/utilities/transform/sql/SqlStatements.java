@@ -36,29 +36,40 @@ public final class SqlStatements {
   public static List<String> split(String sql) {
     List<String> statements = new ArrayList<>();
     StringBuilder current = new StringBuilder();
+    boolean hasCode = false;
     int length = sql.length();
     int i = 0;
     while (i < length) {
       char c = sql.charAt(i);
       int end;
+      boolean isCode = true;
       if (c == '\'' || c == '"' || c == '`') {
         end = endOfQuoted(sql, i, c);
       } else if (c == '-' && i + 1 < length && sql.charAt(i + 1) == '-') {
         end = endOf(sql, i, "\n");
+        isCode = false;
       } else if (c == '/' && i + 1 < length && sql.charAt(i + 1) == '*') {
         end = endOf(sql, i + 2, "*/");
+        isCode = false;
       } else if (c == ';') {
-        addIfNotBlank(statements, current);
+        if (hasCode) {
+          statements.add(current.toString().trim());
+        }
         current.setLength(0);
+        hasCode = false;
         i++;
         continue;
       } else {
         end = i + 1;
+        isCode = !Character.isWhitespace(c);
       }
+      hasCode |= isCode;
       current.append(sql, i, end);
       i = end;
     }
-    addIfNotBlank(statements, current);
+    if (hasCode) {
+      statements.add(current.toString().trim());
+    }
     return statements;
   }
 
@@ -81,17 +92,5 @@ public final class SqlStatements {
   private static int endOf(String sql, int from, String terminator) {
     int found = sql.indexOf(terminator, from);
     return found < 0 ? sql.length() : found + terminator.length();
-  }
-
-  private static void addIfNotBlank(List<String> statements, StringBuilder statement) {
-    String trimmed = statement.toString().trim();
-    if (!trimmed.isEmpty() && !isOnlyComments(trimmed)) {
-      statements.add(trimmed);
-    }
-  }
-
-  private static boolean isOnlyComments(String statement) {
-    String withoutComments = statement.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("--[^\\n]*", "");
-    return withoutComments.trim().isEmpty();
   }
 }

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * A temporary view that a SQL statement creates, so that a transformer can drop it when the batch is done.
  *
  * <p>Recognised: {@code CREATE [OR REPLACE] [GLOBAL] TEMP|TEMPORARY VIEW [IF NOT EXISTS] name} and
- * {@code CACHE [LAZY] TABLE name}, names plain or in backquotes.
+ * {@code CACHE [LAZY] TABLE name [OPTIONS (...)] AS ...}, names plain or in backquotes, after any leading comments.
+ * {@code CACHE TABLE name} without {@code AS} caches an existing table and creates no view.
  */
 public final class TemporaryView {
 
@@ -36,7 +37,8 @@ public final class TemporaryView {
       "^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(GLOBAL\\s+)?TEMP(?:ORARY)?\\s+VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?"
           + "(`(?:[^`]|``)+`|[\\w.]+)", Pattern.CASE_INSENSITIVE);
   private static final Pattern CACHE_TABLE = Pattern.compile(
-      "^\\s*CACHE\\s+(?:LAZY\\s+)?TABLE\\s+(`(?:[^`]|``)+`|[\\w.]+)", Pattern.CASE_INSENSITIVE);
+      "^\\s*CACHE\\s+(?:LAZY\\s+)?TABLE\\s+(`(?:[^`]|``)+`|[\\w.]+)\\s+(?:OPTIONS\\s*\\([^)]*\\)\\s*)?AS\\b",
+      Pattern.CASE_INSENSITIVE);
 
   private final String name;
   private final boolean global;
@@ -48,11 +50,12 @@ public final class TemporaryView {
 
   /** The view a statement creates, if it creates one. */
   public static Optional<TemporaryView> createdBy(String statement) {
-    Matcher create = CREATE_VIEW.matcher(statement);
+    String code = withoutLeadingComments(statement);
+    Matcher create = CREATE_VIEW.matcher(code);
     if (create.find()) {
       return Optional.of(new TemporaryView(unquote(create.group(2)), create.group(1) != null));
     }
-    Matcher cache = CACHE_TABLE.matcher(statement);
+    Matcher cache = CACHE_TABLE.matcher(code);
     if (cache.find()) {
       return Optional.of(new TemporaryView(unquote(cache.group(1)), false));
     }
@@ -66,6 +69,15 @@ public final class TemporaryView {
   /** Whether the view lives in Spark's {@code global_temp} database rather than in the session. */
   public boolean isGlobal() {
     return global;
+  }
+
+  private static String withoutLeadingComments(String statement) {
+    String rest = statement.trim();
+    while (rest.startsWith("--") || rest.startsWith("/*")) {
+      int end = rest.startsWith("--") ? rest.indexOf('\n') : rest.indexOf("*/");
+      rest = end < 0 ? "" : rest.substring(end + (rest.startsWith("--") ? 1 : 2)).trim();
+    }
+    return rest;
   }
 
   private static String unquote(String identifier) {
