@@ -1,0 +1,139 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
+import org.apache.spark.deploy.SparkSubmit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The job as users run it: {@code spark-submit --class org.apache.hudi.utilities.streamer.HoodieStreamer} with the
+ * Hudi bundles, the plugin, a properties file and a SQL file, in a separate JVM. Without a Spark distribution here,
+ * the launch is {@code java -cp ... org.apache.spark.deploy.SparkSubmit}, which is what the spark-submit script runs.
+ */
+class TestStreamerThroughSparkSubmit {
+
+  private static final long LAUNCH_TIMEOUT_SECONDS = 300;
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void streamerJoinsTwoTablesAcrossTwoSubmittedRuns() throws Exception {
+    String ordersPath = dir.resolve("orders").toUri().toString();
+    String usersPath = dir.resolve("users").toUri().toString();
+    String targetPath = dir.resolve("joined").toUri().toString();
+    StreamerJob job = new StreamerJob(dir, targetPath)
+        .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
+        .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
+        .property("hoodie.streamer.source.hudi.users.path", usersPath)
+        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .transformers(MultiDatasetSqlFileTransformer.class.getName())
+        .sql("SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts "
+            + "FROM <SRC:orders> o LEFT JOIN <SRC:users> u ON o.user_id = u.user_id");
+
+    String orders1 = HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
+    String users1 = HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS,
+        user("u1", "alice", 1L), user("u2", "bob", 1L));
+    submit(job, "round1");
+    assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals(List.of("[o1,u1,10.0,alice,1]", "[o2,u2,20.0,bob,1]"), targetRows(targetPath));
+
+    String orders2 = HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o3", "u2", 30.0, 2L));
+    String users2 = HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS,
+        user("u2", "bobby", 2L));
+    submit(job, "round2");
+    assertEquals("orders=" + orders2 + ",users=" + users2, HudiTables.lastCheckpoint(targetPath));
+    assertEquals(List.of("[o1,u1,10.0,alice,1]", "[o2,u2,20.0,bob,1]", "[o3,u2,30.0,bobby,2]"),
+        targetRows(targetPath));
+  }
+
+  private void submit(StreamerJob job, String name) throws Exception {
+    List<String> deployment = Arrays.asList(new String(Files.readAllBytes(
+        Paths.get(System.getProperty("deployment.classpath.file"))), StandardCharsets.UTF_8).trim().split(File.pathSeparator));
+    String utilitiesBundle = deployment.stream().filter(jar -> jar.contains("hudi-utilities-slim-bundle"))
+        .findFirst().orElseThrow(() -> new AssertionError("no utilities bundle in " + deployment));
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    command.addAll(Arrays.asList(System.getProperty("spark.java17.opens").trim().split("\\s+")));
+    command.add("-cp");
+    // Hudi loads the source and transformer through its own class loader: the plugin sits next to it.
+    command.add(System.getProperty("plugin.classes.dir") + File.pathSeparator + String.join(File.pathSeparator, deployment));
+    command.add(SparkSubmit.class.getName());
+    command.addAll(Arrays.asList("--master", "local[2]",
+        "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+        "--conf", "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
+        "--conf", "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
+        "--conf", "spark.ui.enabled=false",
+        "--class", HoodieStreamer.class.getName(),
+        utilitiesBundle));
+    command.addAll(Arrays.asList(job.arguments()));
+
+    Path log = dir.resolve(name + ".log");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process process = builder.start();
+    boolean exited = process.waitFor(LAUNCH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    if (!exited) {
+      process.destroyForcibly();
+    }
+    String output = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+    assertTrue(exited && process.exitValue() == 0,
+        "spark-submit of HoodieStreamer failed; last output:\n" + tail(output));
+  }
+
+  private static String tail(String output) {
+    String[] lines = output.split("\n");
+    return Arrays.stream(lines).skip(Math.max(0, lines.length - 60)).collect(Collectors.joining("\n"));
+  }
+
+  private static List<String> targetRows(String targetPath) {
+    return SharedSpark.session().read().format("hudi").load(targetPath)
+        .selectExpr("order_id", "user_id", "amount", "user_name", "ts")
+        .collectAsList().stream().map(Object::toString).sorted().collect(Collectors.toList());
+  }
+}
