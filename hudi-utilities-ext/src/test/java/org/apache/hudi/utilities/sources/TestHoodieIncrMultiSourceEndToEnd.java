@@ -64,13 +64,7 @@ class TestHoodieIncrMultiSourceEndToEnd {
     ordersPath = dir.resolve("orders").toUri().toString();
     usersPath = dir.resolve("users").toUri().toString();
     targetPath = dir.resolve("joined").toUri().toString();
-    job = new StreamerJob(dir, targetPath)
-        .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
-        .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
-        .property("hoodie.streamer.source.hudi.users.path", usersPath)
-        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .transformers(MultiDatasetSqlFileTransformer.class.getName())
+    job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
         .sql(deltaJoinSql());
   }
 

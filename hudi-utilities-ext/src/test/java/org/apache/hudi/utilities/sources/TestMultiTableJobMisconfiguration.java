@@ -20,7 +20,6 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.StreamerJob;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -81,13 +80,7 @@ class TestMultiTableJobMisconfiguration {
   }
 
   private StreamerJob healthyJob() {
-    return new StreamerJob(dir, targetPath)
-        .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
-        .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
-        .property("hoodie.streamer.source.hudi.users.path", usersPath)
-        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .transformers(MultiDatasetSqlFileTransformer.class.getName())
+    return StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
         .sql(JOIN_SQL);
   }
 

@@ -22,7 +22,6 @@ import org.apache.hudi.utilities.streamer.HoodieStreamer;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import org.apache.spark.deploy.SparkSubmit;
 import org.junit.jupiter.api.Test;
@@ -63,13 +62,7 @@ class TestStreamerThroughSparkSubmit {
     String ordersPath = dir.resolve("orders").toUri().toString();
     String usersPath = dir.resolve("users").toUri().toString();
     String targetPath = dir.resolve("joined").toUri().toString();
-    StreamerJob job = new StreamerJob(dir, targetPath)
-        .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
-        .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
-        .property("hoodie.streamer.source.hudi.users.path", usersPath)
-        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .transformers(MultiDatasetSqlFileTransformer.class.getName())
+    StreamerJob job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
         .sql("SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts "
             + "FROM <SRC:orders> o LEFT JOIN <SRC:users> u ON o.user_id = u.user_id");
 

@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.testutils;
 
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +56,20 @@ public final class StreamerJob {
     properties.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.NonpartitionedKeyGenerator");
     properties.put("hoodie.upsert.shuffle.parallelism", "2");
     properties.put("hoodie.insert.shuffle.parallelism", "2");
+  }
+
+  /**
+   * The job of most tests: {@code orders} and {@code users} read from the start, through the multi-dataset SQL file
+   * transformer, into a target keyed on order_id.
+   */
+  public static StreamerJob ordersAndUsers(Path dir, String ordersPath, String usersPath, String targetPath) {
+    return new StreamerJob(dir, targetPath)
+        .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
+        .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
+        .property("hoodie.streamer.source.hudi.users.path", usersPath)
+        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .transformers(MultiDatasetSqlFileTransformer.class.getName());
   }
 
   public StreamerJob property(String key, String value) {

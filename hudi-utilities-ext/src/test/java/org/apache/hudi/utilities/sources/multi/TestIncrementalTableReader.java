@@ -1,0 +1,163 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources.multi;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reading one source table: positions, caught-up tables, per-table limits, tables without commits, partition fields.
+ */
+class TestIncrementalTableReader {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void caughtUpCopyOnWriteTableYieldsEmptyDatasetWithTheColumnsOfARead() {
+    String path = dir.resolve("orders").toUri().toString();
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.0, 1L));
+    String last = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o2", "u1", 2.0, 2L));
+    assertCaughtUpTableKeepsReadSchema("orders", path, last, 2);
+  }
+
+  @Test
+  void caughtUpMergeOnReadTableYieldsEmptyDatasetWithTheColumnsOfARead() {
+    String path = dir.resolve("users").toUri().toString();
+    HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alice", 1L));
+    String last = HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alicia", 2L));
+    assertCaughtUpTableKeepsReadSchema("users", path, last, 1);
+  }
+
+  private void assertCaughtUpTableKeepsReadSchema(String table, String path, String lastInstant, int rowsFromStart) {
+    IncrementalTableReader reader = reader(table, path, "READ_UPTO_LATEST_COMMIT", 5);
+    SourceTable sourceTable = SourceTable.allFrom(props(table, path, "READ_UPTO_LATEST_COMMIT", 5)).get(0);
+
+    TableBatch fromStart = reader.read(sourceTable, Optional.empty());
+    assertEquals(Optional.of(lastInstant), fromStart.advancedTo());
+    assertEquals(rowsFromStart, fromStart.rows().count());
+
+    TableBatch caughtUp = reader.read(sourceTable, Optional.of(lastInstant));
+    assertEquals(Optional.empty(), caughtUp.advancedTo());
+    assertEquals(0, caughtUp.rows().count());
+    assertEquals(columns(fromStart.rows().schema()), columns(caughtUp.rows().schema()));
+  }
+
+  /** Names, types and nullability; field metadata differs between Hudi's snapshot and incremental relations. */
+  private static List<String> columns(StructType schema) {
+    return Arrays.stream(schema.fields()).map(field -> field.name() + " " + field.dataType().simpleString()
+        + (field.nullable() ? "" : " NOT NULL")).collect(Collectors.toList());
+  }
+
+  @Test
+  void numInstantsLimitsHowFarOneReadAdvances() {
+    String path = dir.resolve("orders").toUri().toString();
+    String first = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.0, 1L));
+    String second = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o2", "u1", 2.0, 2L));
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o3", "u1", 3.0, 3L));
+    TypedProperties props = props("orders", path, "READ_UPTO_LATEST_COMMIT", 1);
+
+    TableBatch batch = new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session())
+        .read(SourceTable.allFrom(props).get(0), Optional.of(first));
+
+    assertEquals(Optional.of(second), batch.advancedTo());
+    assertEquals(List.of("o2"), batch.rows().select("order_id").collectAsList().stream()
+        .map(row -> row.getString(0)).collect(Collectors.toList()));
+  }
+
+  @Test
+  void tableWithoutCommitsFailsUnlessItSkipsOnSchemaFailure() throws Exception {
+    String path = dir.resolve("empty").toUri().toString();
+    HoodieTableMetaClient.withPropertyBuilder().setTableType(HoodieTableType.COPY_ON_WRITE).setTableName("empty")
+        .initTable(SharedSpark.jsc().hadoopConfiguration(), path);
+
+    TypedProperties failing = props("empty", path, "READ_LATEST", 5);
+    HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
+        () -> reader(failing).read(SourceTable.allFrom(failing).get(0), Optional.empty()));
+    assertTrue(failure.getMessage().contains("Cannot resolve the schema of table 'empty'"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("skip_on_schema_failure"), failure.getMessage());
+
+    TypedProperties skipping = props("empty", path, "READ_LATEST", 5);
+    skipping.setProperty("hoodie.streamer.source.hudi.empty.skip_on_schema_failure", "true");
+    TableBatch skipped = reader(skipping).read(SourceTable.allFrom(skipping).get(0), Optional.empty());
+    assertEquals(Optional.empty(), skipped.advancedTo());
+    assertEquals(0, skipped.rows().columns().length);
+  }
+
+  @Test
+  void partitionFieldsAreParsedFromThePartitionPath() {
+    String path = dir.resolve("events").toUri().toString();
+    SharedSpark.session().createDataFrame(Arrays.asList(order("o1", "u1", 1.0, 1L), order("o2", "u2", 2.0, 1L)), ORDERS)
+        .selectExpr("*", "CASE WHEN order_id = 'o1' THEN 'eu' ELSE 'us' END AS region")
+        .write().format("hudi")
+        .option("hoodie.table.name", "events")
+        .option("hoodie.datasource.write.recordkey.field", "order_id")
+        .option("hoodie.datasource.write.precombine.field", "ts")
+        .option("hoodie.datasource.write.partitionpath.field", "region")
+        .option("hoodie.datasource.write.hive_style_partitioning", "true")
+        .mode(SaveMode.Append).save(path);
+    TypedProperties props = props("events", path, "READ_UPTO_LATEST_COMMIT", 5);
+    props.setProperty("hoodie.streamer.source.hudi.events.partition.fields", "region_from_path");
+
+    TableBatch batch = reader(props).read(SourceTable.allFrom(props).get(0), Optional.empty());
+
+    assertEquals(List.of("o1=eu", "o2=us"), batch.rows().select("order_id", "region_from_path").collectAsList()
+        .stream().map(row -> row.getString(0) + "=" + row.getString(1)).sorted().collect(Collectors.toList()));
+  }
+
+  private static IncrementalTableReader reader(String table, String path, String strategy, int numInstants) {
+    return reader(props(table, path, strategy, numInstants));
+  }
+
+  private static IncrementalTableReader reader(TypedProperties props) {
+    return new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session());
+  }
+
+  private static TypedProperties props(String table, String path, String strategy, int numInstants) {
+    TypedProperties props = new TypedProperties();
+    props.setProperty("hoodie.streamer.source.multi.hudi.tables", table);
+    props.setProperty("hoodie.streamer.source.hudi." + table + ".path", path);
+    props.setProperty("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", strategy);
+    props.setProperty("hoodie.streamer.source.hudi." + table + ".num_instants", String.valueOf(numInstants));
+    return props;
+  }
+}
