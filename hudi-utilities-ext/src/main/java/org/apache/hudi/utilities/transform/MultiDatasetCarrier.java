@@ -73,7 +73,9 @@ public final class MultiDatasetCarrier {
       columns.add(lit(index).as(INDEX_COLUMN));
       columns.add(lit(null).cast(new UnsplitMultiDatasetType()).as(GUARD_COLUMN));
       for (int slot = 0; slot < datasets.size(); slot++) {
-        Column value = slot == index ? struct(allColumns(schemas.get(slot))) : lit(null).cast(schemas.get(slot));
+        // A struct without fields cannot be encoded by Spark: a dataset without columns keeps a null slot.
+        boolean holdsRows = slot == index && !schemas.get(slot).isEmpty();
+        Column value = holdsRows ? struct(allColumns(schemas.get(slot))) : lit(null).cast(schemas.get(slot));
         columns.add(value.as(slotColumn(slot)));
       }
       Dataset<Row> branch = datasets.get(index).select(columns.toArray(new Column[0]));

@@ -101,9 +101,10 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       }
       Dataset<Row> result = null;
       for (String statement : statements) {
-        TemporaryView.createdBy(statement).ifPresent(createdViews::add);
         LOG.info("Running SQL transformation statement: {}", statement);
         result = sparkSession.sql(statement);
+        // Recorded once created: a failed CREATE must not drop a view of the same name that the file did not make.
+        TemporaryView.createdBy(statement).ifPresent(createdViews::add);
       }
       return result;
     } finally {
