@@ -39,6 +39,12 @@ import java.util.TreeMap;
  */
 public final class MultiTableCheckpoint {
 
+  /**
+   * The position before a table's first instant: the next read starts from the beginning. Equal to Hudi's initial
+   * instant time, so that it sorts before every real instant.
+   */
+  public static final String BEFORE_FIRST_INSTANT = "00000000000000";
+
   private static final MultiTableCheckpoint EMPTY = new MultiTableCheckpoint(new TreeMap<>());
 
   private final SortedMap<String, String> positions;

@@ -25,8 +25,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -42,8 +46,12 @@ import java.util.stream.Collectors;
  *   position of the legacy table, which lets an existing single-table job be upgraded without losing its place.</li>
  * </ul>
  *
- * <p>Parsing is strict: an entry that is not {@code <table>=<instant>}, a repeated table, or an instant that is not
- * a Hudi instant time fails with a message naming the entry and the {@code --checkpoint} value that repairs it.
+ * <p>A {@code --checkpoint} override uses the same form, may name only some tables (the others keep their stored
+ * positions) and may name a {@link TableReset} instead of an instant: {@code users=LATEST}.
+ *
+ * <p>Parsing is strict by default: an entry that is not {@code <table>=<instant>}, a repeated table, or an instant that
+ * is not a Hudi instant time fails with a message naming the entry and the {@code --checkpoint} value that repairs
+ * it. Lenient parsing skips such entries and reports them in {@link RequestedCheckpoint#malformedEntries()}.
  */
 public final class MultiTableCheckpointManager {
 
@@ -56,13 +64,16 @@ public final class MultiTableCheckpointManager {
   private final List<String> tables;
   private final String legacyTable;
   private final boolean multiTableFormat;
+  private final boolean lenient;
 
   /**
    * @param tables           the configured tables, in declaration order
    * @param legacyTable      the table that a bare checkpoint belongs to; one of {@code tables}
    * @param multiTableFormat whether to write the multi-table form; false writes the bare form, for one table only
+   * @param lenient          whether to skip malformed entries instead of failing
    */
-  public MultiTableCheckpointManager(List<String> tables, String legacyTable, boolean multiTableFormat) {
+  public MultiTableCheckpointManager(List<String> tables, String legacyTable, boolean multiTableFormat,
+                                     boolean lenient) {
     if (!tables.contains(legacyTable)) {
       throw new IllegalArgumentException(String.format(
           "Cannot use '%s' as the legacy checkpoint table: it is not one of the configured tables %s", legacyTable, tables));
@@ -75,6 +86,7 @@ public final class MultiTableCheckpointManager {
     this.tables = new ArrayList<>(tables);
     this.legacyTable = legacyTable;
     this.multiTableFormat = multiTableFormat;
+    this.lenient = lenient;
   }
 
   /**
@@ -82,33 +94,98 @@ public final class MultiTableCheckpointManager {
    *
    * @param stored the checkpoint string, or null / empty when there is none
    * @return the positions it holds; empty for a null or empty string
-   * @throws IllegalArgumentException if the string is malformed, naming the entry and how to repair it
+   * @throws IllegalArgumentException if the string is malformed (in strict mode), or asks for a reset, naming the entry
+   *     and how to repair it
    */
   public MultiTableCheckpoint parse(String stored) {
-    if (stored == null || stored.trim().isEmpty()) {
-      return MultiTableCheckpoint.empty();
+    RequestedCheckpoint request = parseRequest(stored);
+    if (!request.resets().isEmpty()) {
+      throw malformed(stored, request.resets().firstKey() + POSITION_SEPARATOR + request.resets().get(request.resets().firstKey()),
+          "asks for a reset, which only a --checkpoint override can do");
     }
-    String trimmed = stored.trim();
-    if (!trimmed.contains(POSITION_SEPARATOR)) {
-      checkInstant(trimmed, stored, trimmed);
-      LOG.info("Read bare checkpoint '{}' as the position of legacy table '{}'", trimmed, legacyTable);
-      return MultiTableCheckpoint.of(Map.of(legacyTable, trimmed));
-    }
+    return request.positions();
+  }
+
+  /**
+   * Parses a resume string: a stored checkpoint, or a {@code --checkpoint} override that may name only some tables
+   * and may use {@link TableReset} names ({@code users=LATEST}) instead of instants.
+   *
+   * @throws IllegalArgumentException in strict mode, if the string is malformed, naming the entry and the repair; in
+   *     lenient mode, malformed entries are skipped (and logged) instead
+   */
+  public RequestedCheckpoint parseRequest(String text) {
     Map<String, String> positions = new LinkedHashMap<>();
-    for (String rawEntry : trimmed.split(ENTRY_SEPARATOR, -1)) {
-      String entry = rawEntry.trim();
-      int separator = entry.indexOf(POSITION_SEPARATOR);
-      if (separator <= 0 || separator != entry.lastIndexOf(POSITION_SEPARATOR)) {
-        throw malformed(stored, entry, "is not of the form <table>=<instant>");
+    SortedMap<String, TableReset> resets = new TreeMap<>();
+    List<String> malformedEntries = new ArrayList<>();
+    String trimmed = text == null ? "" : text.trim();
+    if (!trimmed.isEmpty() && !trimmed.contains(POSITION_SEPARATOR)) {
+      if (INSTANT.matcher(trimmed).matches()) {
+        LOG.info("Read bare checkpoint '{}' as the position of legacy table '{}'", trimmed, legacyTable);
+        positions.put(legacyTable, trimmed);
+      } else {
+        reject(text, trimmed, "is neither a Hudi instant time (digits only) nor of the form <table>=<instant>",
+            malformedEntries);
       }
-      String table = entry.substring(0, separator).trim();
-      String instant = entry.substring(separator + 1).trim();
-      checkInstant(instant, stored, entry);
-      if (positions.put(table, instant) != null) {
-        throw malformed(stored, entry, "repeats table '" + table + "'");
+    } else if (!trimmed.isEmpty()) {
+      for (String rawEntry : trimmed.split(ENTRY_SEPARATOR, -1)) {
+        parseEntry(text, rawEntry.trim(), positions, resets, malformedEntries);
       }
     }
-    return MultiTableCheckpoint.of(positions);
+    if (!malformedEntries.isEmpty()) {
+      LOG.warn("Skipped {} malformed entries {} of checkpoint '{}' (lenient parsing); tables without a position start "
+          + "from their missing_checkpoint_strategy", malformedEntries.size(), malformedEntries, text);
+    }
+    return new RequestedCheckpoint(MultiTableCheckpoint.of(positions), resets, malformedEntries);
+  }
+
+  private void parseEntry(String text, String entry, Map<String, String> positions, SortedMap<String, TableReset> resets,
+                          List<String> malformedEntries) {
+    int separator = entry.indexOf(POSITION_SEPARATOR);
+    if (separator <= 0 || separator != entry.lastIndexOf(POSITION_SEPARATOR)) {
+      reject(text, entry, "is not of the form <table>=<instant>", malformedEntries);
+      return;
+    }
+    String table = entry.substring(0, separator).trim();
+    String value = entry.substring(separator + 1).trim();
+    if (positions.containsKey(table) || resets.containsKey(table)) {
+      reject(text, entry, "repeats table '" + table + "'", malformedEntries);
+    } else if (INSTANT.matcher(value).matches()) {
+      positions.put(table, value);
+    } else if (TableReset.named(value).isPresent()) {
+      resets.put(table, TableReset.named(value).get());
+    } else {
+      reject(text, entry, "has '" + value + "' where a Hudi instant time (digits only), LATEST or EARLIEST is expected",
+          malformedEntries);
+    }
+  }
+
+  private void reject(String text, String entry, String problem, List<String> malformedEntries) {
+    if (!lenient) {
+      throw malformed(text, entry, problem);
+    }
+    malformedEntries.add(entry);
+  }
+
+  /**
+   * The positions a batch resumes from.
+   *
+   * @param stored         the positions of the target's last commit, for the tables the request does not name
+   * @param request        what the resume string asks for
+   * @param latestInstant  the latest completed instant of a table, or empty if it has none; for {@link TableReset#LATEST}
+   * @return {@code stored}, overridden by the request's instants and resets
+   */
+  public MultiTableCheckpoint resolve(MultiTableCheckpoint stored, RequestedCheckpoint request,
+                                      Function<String, Optional<String>> latestInstant) {
+    MultiTableCheckpoint resolved = merge(stored, request.positions());
+    for (Map.Entry<String, TableReset> reset : request.resets().entrySet()) {
+      String table = reset.getKey();
+      String position = reset.getValue() == TableReset.EARLIEST
+          ? MultiTableCheckpoint.BEFORE_FIRST_INSTANT
+          : latestInstant.apply(table).orElse(MultiTableCheckpoint.BEFORE_FIRST_INSTANT);
+      LOG.warn("Checkpoint override: table '{}' reset to {} (position {})", table, reset.getValue(), position);
+      resolved = resolved.withPosition(table, position);
+    }
+    return resolved;
   }
 
   /**
@@ -148,17 +225,11 @@ public final class MultiTableCheckpointManager {
     return merged.retainTables(tables);
   }
 
-  private void checkInstant(String instant, String stored, String entry) {
-    if (!INSTANT.matcher(instant).matches()) {
-      throw malformed(stored, entry, "has '" + instant + "' where a Hudi instant time (digits only) is expected");
-    }
-  }
-
   private IllegalArgumentException malformed(String stored, String entry, String problem) {
     String repair = tables.stream().map(table -> table + POSITION_SEPARATOR + "<instant>")
         .collect(Collectors.joining(ENTRY_SEPARATOR));
     return new IllegalArgumentException(String.format("Cannot parse the multi-table checkpoint '%s': entry '%s' %s. "
-        + "Nothing was read or committed. Repair it by running the Streamer once with --checkpoint '%s' (one "
-        + "completed instant per table, at or before the last one consumed).", stored, entry, problem, repair));
+        + "Nothing was read or committed. Repair it by running the Streamer once with --checkpoint '%s' (per table: "
+        + "the last completed instant consumed, or LATEST, or EARLIEST).", stored, entry, problem, repair));
   }
 }

@@ -95,6 +95,18 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "HoodieIncrSource job being upgraded to this source. The other tables then start from their "
           + "missing_checkpoint_strategy. The next commit stores the multi-table form.");
 
+  public static final ConfigProperty<Boolean> CHECKPOINT_LENIENT = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.lenient")
+      .defaultValue(false)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.lenient")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("false: a malformed checkpoint entry fails the batch before anything is read, naming the entry "
+          + "and the --checkpoint that repairs it. true: malformed entries are skipped with a WARN and counted in the "
+          + "multi_table_checkpoint_malformed_entries metric; a table that may have lost its position that way then "
+          + "starts from its missing_checkpoint_strategy only if that strategy is set explicitly, and fails the batch "
+          + "otherwise, so that no table silently jumps to latest.");
+
   public static final ConfigProperty<String> TABLE_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
       .noDefaultValue()

@@ -22,11 +22,15 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
+import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.IncrementalTableReader;
 import org.apache.hudi.utilities.sources.multi.SourceTable;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
+import org.apache.hudi.utilities.sources.multi.TargetCheckpoint;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -42,6 +46,7 @@ import java.util.stream.Collectors;
 
 import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
  * Reads several Hudi tables incrementally in one Streamer batch, each from its own position, and commits all
@@ -63,24 +68,41 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   private static final Logger LOG = LoggerFactory.getLogger(HoodieIncrMultiSource.class);
 
+  static final String MALFORMED_ENTRIES_METRIC = "multi_table_checkpoint_malformed_entries";
+  static final String SCHEMA_RESOLUTION_FAILURE_METRIC = "schema_resolution_failure";
+
   private final List<SourceTable> tables;
   private final MultiTableCheckpointManager checkpoints;
   private final IncrementalTableReader reader;
+  private final Option<HoodieIngestionMetrics> metrics;
+  private long malformedEntries;
 
   public HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
                                SchemaProvider schemaProvider) {
+    this(props, sparkContext, sparkSession, schemaProvider, Option.empty());
+  }
+
+  /** The constructor the Streamer uses: its metrics also tell the source which target it feeds. */
+  public HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
+                               SchemaProvider schemaProvider, HoodieIngestionMetrics metrics) {
+    this(props, sparkContext, sparkSession, schemaProvider, Option.ofNullable(metrics));
+  }
+
+  private HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
+                                SchemaProvider schemaProvider, Option<HoodieIngestionMetrics> metrics) {
     super(props, sparkContext, sparkSession, schemaProvider, SourceType.ROW);
     this.tables = SourceTable.allFrom(props);
-    List<String> names = tables.stream().map(SourceTable::name).collect(Collectors.toList());
-    String legacyTable = getStringWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE, names.get(0));
-    this.checkpoints = new MultiTableCheckpointManager(names, legacyTable.trim(),
-        getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_ENABLE));
+    String legacyTable = getStringWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE, tables.get(0).name());
+    this.checkpoints = new MultiTableCheckpointManager(tableNames(), legacyTable.trim(),
+        getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_ENABLE),
+        getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT));
     this.reader = new IncrementalTableReader(props, sparkContext, sparkSession);
+    this.metrics = metrics;
   }
 
   @Override
   protected InputBatch<Dataset<Row>> fetchNewData(Option<String> lastCkptStr, long sourceLimit) {
-    MultiTableCheckpoint previous = checkpoints.parse(lastCkptStr.orElse(null));
+    MultiTableCheckpoint previous = resumePositions(lastCkptStr.orElse(null));
     List<TableBatch> batches = new ArrayList<>();
     MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
     for (SourceTable table : tables) {
@@ -89,14 +111,72 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
       if (batch.advancedTo().isPresent()) {
         advanced = advanced.withPosition(table.name(), batch.advancedTo().get());
       }
-    }
-    if (advanced.isEmpty()) {
-      LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), lastCkptStr.orElse(""));
-      return new InputBatch<>(Option.empty(), lastCkptStr.orElse(null));
+      publish(table.name() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0);
     }
     String next = checkpoints.format(checkpoints.merge(previous, advanced));
+    if (advanced.isEmpty() && next.equals(lastCkptStr.orElse(""))) {
+      LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), next);
+      return new InputBatch<>(Option.empty(), lastCkptStr.orElse(null));
+    }
+    // With nothing read but positions moved (an override, a table removed), the commit still records the move.
     LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", advanced.tables(), next, lastCkptStr.orElse(""));
     Dataset<Row> carrier = MultiDatasetCarrier.pack(batches.stream().map(TableBatch::rows).collect(Collectors.toList()));
     return new InputBatch<>(Option.of(carrier), next, new InputBatch.NullSchemaProvider());
+  }
+
+  /**
+   * The positions this batch resumes from. A resume string that does not name every table with an instant (an
+   * operator's partial override, a legacy bare instant, a table added to the list) is applied on top of the
+   * positions stored in the target, so that no table loses its place.
+   */
+  private MultiTableCheckpoint resumePositions(String resume) {
+    RequestedCheckpoint requested = checkpoints.parseRequest(resume);
+    RequestedCheckpoint stored = requested.isCompleteFor(tableNames())
+        ? checkpoints.parseRequest(null)
+        : checkpoints.parseRequest(storedCheckpoint().orElse(null));
+    MultiTableCheckpoint resolved = checkpoints.resolve(stored.positions(), requested,
+        name -> reader.latestCompletedInstant(table(name)));
+    long malformed = requested.malformedEntries().size() + stored.malformedEntries().size();
+    if (malformed > 0) {
+      malformedEntries += malformed;
+      publish(MALFORMED_ENTRIES_METRIC, malformedEntries);
+      for (SourceTable table : tables) {
+        boolean mayHaveLostPosition = requested.mayHaveLostPositionOf(table.name()) || stored.mayHaveLostPositionOf(table.name());
+        checkArgument(resolved.position(table.name()).isPresent() || !mayHaveLostPosition
+            || table.missingCheckpointStrategyExplicit(), String.format("Cannot resume table '%s': lenient parsing "
+            + "skipped checkpoint entries %s that may have held its position, and it has no explicit %s, so it "
+            + "would silently start from %s. Set that key, or repair the checkpoint with --checkpoint.",
+            table.name(), requested.malformedEntries().isEmpty() ? stored.malformedEntries() : requested.malformedEntries(),
+            HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_MISSING_CHECKPOINT_STRATEGY,
+                table.name()).key(), table.missingCheckpointStrategy()));
+      }
+    }
+    return resolved;
+  }
+
+  private Option<String> storedCheckpoint() {
+    if (!metrics.isPresent()) {
+      LOG.warn("The target of this source is unknown (no ingestion metrics); tables the resume string does not name "
+          + "start from their missing_checkpoint_strategy");
+      return Option.empty();
+    }
+    String target = IngestionMetricsWriteConfig.of(metrics.get()).getBasePath();
+    return Option.fromJavaOptional(TargetCheckpoint.of(target, sparkContext.hadoopConfiguration()));
+  }
+
+  private void publish(String metric, long value) {
+    if (metrics.isPresent()) {
+      metrics.get().updateStreamerSourceNewMessageCount(metric, value);
+    }
+  }
+
+  private List<String> tableNames() {
+    return tables.stream().map(SourceTable::name).collect(Collectors.toList());
+  }
+
+  private SourceTable table(String name) {
+    return tables.stream().filter(table -> table.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(String.format(
+            "Cannot reset table '%s': it is not one of the configured tables %s", name, tableNames())));
   }
 }

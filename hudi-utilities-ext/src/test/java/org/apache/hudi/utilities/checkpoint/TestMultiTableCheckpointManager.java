@@ -45,7 +45,7 @@ class TestMultiTableCheckpointManager {
   private static final List<String> TABLES = List.of("users", "db.orders", "items");
   private static final String REPAIR_VALUE = "users=<instant>,db.orders=<instant>,items=<instant>";
 
-  private final MultiTableCheckpointManager manager = new MultiTableCheckpointManager(TABLES, "users", true);
+  private final MultiTableCheckpointManager manager = new MultiTableCheckpointManager(TABLES, "users", true, false);
 
   // ---------------------------------------------------------------------------------------------------------------
   // Multi-table form: parse / format round trips
@@ -159,7 +159,7 @@ class TestMultiTableCheckpointManager {
 
   @Test
   void parsesLegacyBareInstantAsPositionOfLegacyTable() {
-    MultiTableCheckpointManager firstIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "orders", true);
+    MultiTableCheckpointManager firstIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "orders", true, false);
 
     MultiTableCheckpoint checkpoint = firstIsLegacy.parse(ORDERS_INSTANT);
 
@@ -168,7 +168,7 @@ class TestMultiTableCheckpointManager {
 
   @Test
   void parsesLegacyBareInstantAsPositionOfNonFirstLegacyTable() {
-    MultiTableCheckpointManager lastIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "users", true);
+    MultiTableCheckpointManager lastIsLegacy = new MultiTableCheckpointManager(List.of("orders", "users"), "users", true, false);
 
     MultiTableCheckpoint checkpoint = lastIsLegacy.parse(" " + USERS_INSTANT + " ");
 
@@ -254,7 +254,7 @@ class TestMultiTableCheckpointManager {
   @Test
   void rejectsLegacyTableThatIsNotConfigured() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "items", true));
+        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "items", true, false));
 
     assertTrue(error.getMessage().contains("'items'"), error.getMessage());
     assertTrue(error.getMessage().contains("[orders, users]"), error.getMessage());
@@ -263,14 +263,14 @@ class TestMultiTableCheckpointManager {
   @Test
   void rejectsBareFormatForSeveralTables() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "orders", false));
+        () -> new MultiTableCheckpointManager(List.of("orders", "users"), "orders", false, false));
 
     assertTrue(error.getMessage().contains("2 tables [orders, users]"), error.getMessage());
   }
 
   @Test
   void formatsBareFormatForOneTableAsTheBareInstant() {
-    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("db.orders"), "db.orders", false);
+    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("db.orders"), "db.orders", false, false);
     MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(Map.of("db.orders", ORDERS_INSTANT));
 
     String formatted = bare.format(checkpoint);
@@ -281,7 +281,7 @@ class TestMultiTableCheckpointManager {
 
   @Test
   void formatsBareFormatWithoutPositionAsAnEmptyString() {
-    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("orders"), "orders", false);
+    MultiTableCheckpointManager bare = new MultiTableCheckpointManager(List.of("orders"), "orders", false, false);
 
     assertEquals("", bare.format(MultiTableCheckpoint.empty()));
     assertTrue(bare.parse(bare.format(MultiTableCheckpoint.empty())).isEmpty());

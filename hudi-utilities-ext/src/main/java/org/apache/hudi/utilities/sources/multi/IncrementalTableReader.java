@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
 import org.apache.hudi.common.util.collection.Pair;
@@ -79,40 +80,47 @@ public final class IncrementalTableReader {
    *
    * @param position the inclusive instant the table was consumed up to, or empty to start from the table's
    *                 missing-checkpoint strategy
-   * @throws HoodieReadFromSourceException if the table cannot be read, or its schema cannot be resolved and the
-   *     table does not skip on schema failure
+   * @throws HoodieReadFromSourceException if the table is not a Hudi table or its schema cannot be resolved (no
+   *     completed commit), unless the table skips on schema failure
    */
   public TableBatch read(SourceTable table, Optional<String> position) {
-    checkIsHudiTable(table);
+    Optional<String> unreadable = whyUnreadable(table);
+    if (unreadable.isPresent()) {
+      return skippedOrFail(table, unreadable.get());
+    }
     Pair<Option<Dataset<Row>>, String> read = stockSource(table, table.numInstants(), table.missingCheckpointStrategy())
         .fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
-      return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Optional.of(read.getRight()));
+      return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Optional.of(read.getRight()), false);
     }
     LOG.info("Table '{}': caught up at {}", table.name(), position.orElse("<none>"));
-    return new TableBatch(table.name(), emptyWithCurrentSchema(table), Optional.empty());
-  }
-
-  /**
-   * An empty dataset with the columns of a stock read of the table's latest commit, so that SQL over a table without
-   * new data resolves exactly as it does when there is data.
-   */
-  private Dataset<Row> emptyWithCurrentSchema(SourceTable table) {
+    // The columns of a stock read of the latest commit, so SQL over a table without new data resolves as with data.
     Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST)
         .fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
     if (!latestCommit.isPresent()) {
-      String problem = String.format("Cannot resolve the schema of table '%s' at %s: it has no completed commit",
-          table.name(), table.path());
-      if (!table.skipOnSchemaFailure()) {
-        throw new HoodieReadFromSourceException(problem + ". Write to it first, remove it from the table list, or set "
-            + "its skip_on_schema_failure to give it an empty dataset without columns until it has data.");
-      }
-      LOG.warn("{}; it gets an empty dataset without columns and keeps its checkpoint (skip_on_schema_failure)", problem);
-      return spark.emptyDataFrame();
+      return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
+          + "commit", table.name(), table.path()));
     }
     // Spark's optimizer turns a filter on false into an empty local relation: the files are never scanned.
-    return withPartitionFields(table, latestCommit.get()).where(lit(false));
+    return new TableBatch(table.name(), withPartitionFields(table, latestCommit.get()).where(lit(false)), Optional.empty(), false);
+  }
+
+  private TableBatch skippedOrFail(SourceTable table, String problem) {
+    if (!table.skipOnSchemaFailure()) {
+      throw new HoodieReadFromSourceException(problem + ". Nothing was committed. Fix the table or its path, remove it "
+          + "from the table list, or set its skip_on_schema_failure to give it an empty dataset without columns (and "
+          + "keep its position) until it can be read.");
+    }
+    LOG.warn("{}; skipping it: it gets an empty dataset without columns and keeps its position (skip_on_schema_failure)",
+        problem);
+    return new TableBatch(table.name(), spark.emptyDataFrame(), Optional.empty(), true);
+  }
+
+  /** The newest completed instant of a table, or empty if it has none; what {@code LATEST} resets a table to. */
+  public Optional<String> latestCompletedInstant(SourceTable table) {
+    HoodieTimeline completed = metaClient(table).getCommitsAndCompactionTimeline().filterCompletedInstants();
+    return Optional.ofNullable(completed.lastInstant().isPresent() ? completed.lastInstant().get().getTimestamp() : null);
   }
 
   private HoodieIncrSource stockSource(SourceTable table, int numInstants, MissingCheckpointStrategy strategy) {
@@ -126,13 +134,19 @@ public final class IncrementalTableReader {
     return new HoodieIncrSource(props, jsc, spark, null);
   }
 
-  private void checkIsHudiTable(SourceTable table) {
+  private Optional<String> whyUnreadable(SourceTable table) {
     try {
-      HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration()).setBasePath(table.path()).build();
+      metaClient(table);
+      return Optional.empty();
     } catch (TableNotFoundException e) {
-      throw new HoodieReadFromSourceException(String.format("Cannot read table '%s': %s is not a Hudi table. Check "
-          + "its path config (hoodie.streamer.source.hudi.<table>.path).", table.name(), table.path()), e);
+      return Optional.of(String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
+          + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path()));
     }
+  }
+
+  private HoodieTableMetaClient metaClient(SourceTable table) {
+    return HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration()).setBasePath(table.path())
+        .setLoadActiveTimelineOnLoad(true).build();
   }
 
   private Dataset<Row> withPartitionFields(SourceTable table, Dataset<Row> rows) {

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import static org.apache.hudi.common.util.ConfigUtils.containsConfigProperty;
 import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.getRawValueWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
@@ -50,16 +51,19 @@ public final class SourceTable {
   private final String path;
   private final int numInstants;
   private final MissingCheckpointStrategy missingCheckpointStrategy;
+  private final boolean missingCheckpointStrategyExplicit;
   private final boolean skipOnSchemaFailure;
   private final List<String> partitionFields;
   private final String partitionExtractorClass;
 
   private SourceTable(String name, String path, int numInstants, MissingCheckpointStrategy missingCheckpointStrategy,
-                      boolean skipOnSchemaFailure, List<String> partitionFields, String partitionExtractorClass) {
+                      boolean missingCheckpointStrategyExplicit, boolean skipOnSchemaFailure,
+                      List<String> partitionFields, String partitionExtractorClass) {
     this.name = name;
     this.path = path;
     this.numInstants = numInstants;
     this.missingCheckpointStrategy = missingCheckpointStrategy;
+    this.missingCheckpointStrategyExplicit = missingCheckpointStrategyExplicit;
     this.skipOnSchemaFailure = skipOnSchemaFailure;
     this.partitionFields = Collections.unmodifiableList(new ArrayList<>(partitionFields));
     this.partitionExtractorClass = partitionExtractorClass;
@@ -98,6 +102,7 @@ public final class SourceTable {
         .map(String::trim).filter(field -> !field.isEmpty()).collect(Collectors.toList());
 
     return new SourceTable(table, path.trim(), numInstants, MissingCheckpointStrategy.valueOf(strategy),
+        containsConfigProperty(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table)),
         getBooleanWithAltKeys(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table)), partitionFields,
         getStringWithAltKeys(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table), true));
   }
@@ -131,6 +136,11 @@ public final class SourceTable {
   /** Where the table starts when the checkpoint has no position for it. */
   public MissingCheckpointStrategy missingCheckpointStrategy() {
     return missingCheckpointStrategy;
+  }
+
+  /** Whether the missing-checkpoint strategy was configured, rather than left to its default. */
+  public boolean missingCheckpointStrategyExplicit() {
+    return missingCheckpointStrategyExplicit;
   }
 
   public boolean skipOnSchemaFailure() {

@@ -31,11 +31,13 @@ public final class TableBatch {
   private final String table;
   private final Dataset<Row> rows;
   private final Optional<String> advancedTo;
+  private final boolean skipped;
 
-  TableBatch(String table, Dataset<Row> rows, Optional<String> advancedTo) {
+  TableBatch(String table, Dataset<Row> rows, Optional<String> advancedTo, boolean skipped) {
     this.table = table;
     this.rows = rows;
     this.advancedTo = advancedTo;
+    this.skipped = skipped;
   }
 
   public String table() {
@@ -53,5 +55,10 @@ public final class TableBatch {
    */
   public Optional<String> advancedTo() {
     return advancedTo;
+  }
+
+  /** Whether the table could not be read and was skipped, as its skip_on_schema_failure allows. */
+  public boolean skipped() {
+    return skipped;
   }
 }
