@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,8 @@ public final class MultiTableCheckpointManager {
 
   static final String ENTRY_SEPARATOR = ",";
   static final String POSITION_SEPARATOR = "=";
+  static final String ORDER_ENTRY = "@order";
+  static final String ORDER_SEPARATOR = "|";
   private static final Pattern INSTANT = Pattern.compile("\\d+");
 
   private final List<String> tables;
@@ -117,6 +120,7 @@ public final class MultiTableCheckpointManager {
     Map<String, String> positions = new LinkedHashMap<>();
     SortedMap<String, TableReset> resets = new TreeMap<>();
     List<String> malformedEntries = new ArrayList<>();
+    List<String> order = new ArrayList<>();
     String trimmed = text == null ? "" : text.trim();
     if (!trimmed.isEmpty() && !trimmed.contains(POSITION_SEPARATOR)) {
       if (INSTANT.matcher(trimmed).matches()) {
@@ -128,14 +132,22 @@ public final class MultiTableCheckpointManager {
       }
     } else if (!trimmed.isEmpty()) {
       for (String rawEntry : trimmed.split(ENTRY_SEPARATOR, -1)) {
-        parseEntry(text, rawEntry.trim(), positions, resets, malformedEntries);
+        String entry = rawEntry.trim();
+        if (entry.startsWith(ORDER_ENTRY + POSITION_SEPARATOR)) {
+          order.addAll(Arrays.asList(entry.substring(ORDER_ENTRY.length() + 1).split(Pattern.quote(ORDER_SEPARATOR))));
+        } else {
+          parseEntry(text, entry, positions, resets, malformedEntries);
+        }
       }
     }
     if (!malformedEntries.isEmpty()) {
       LOG.warn("Skipped {} malformed entries {} of checkpoint '{}' (lenient parsing); tables without a position start "
           + "from their missing_checkpoint_strategy", malformedEntries.size(), malformedEntries, text);
     }
-    return new RequestedCheckpoint(MultiTableCheckpoint.of(positions), resets, malformedEntries);
+    MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(positions);
+    // Without an order entry, the tables were declared in name order (see format).
+    List<String> tableOrder = order.isEmpty() ? new ArrayList<>(checkpoint.tables()) : order;
+    return new RequestedCheckpoint(checkpoint, resets, malformedEntries, tableOrder);
   }
 
   private void parseEntry(String text, String entry, Map<String, String> positions, SortedMap<String, TableReset> resets,
@@ -191,16 +203,21 @@ public final class MultiTableCheckpointManager {
   /**
    * Writes a checkpoint in the configured form.
    *
-   * @return the multi-table form, tables in name order; in the bare form, the legacy table's instant; an empty
-   *     string for a checkpoint without positions
+   * @return the multi-table form, tables in name order, followed by {@code @order=b|a} only when the tables were
+   *     declared in another order (so that positional SQL can notice a reordering); in the bare form, the legacy
+   *     table's instant; an empty string for a checkpoint without positions
    */
   public String format(MultiTableCheckpoint checkpoint) {
     if (!multiTableFormat) {
       return checkpoint.position(legacyTable).orElse("");
     }
-    return checkpoint.positions().entrySet().stream()
+    String positions = checkpoint.positions().entrySet().stream()
         .map(position -> position.getKey() + POSITION_SEPARATOR + position.getValue())
         .collect(Collectors.joining(ENTRY_SEPARATOR));
+    List<String> declared = tables.stream().filter(checkpoint.tables()::contains).collect(Collectors.toList());
+    return declared.equals(new ArrayList<>(checkpoint.tables()))
+        ? positions
+        : positions + ENTRY_SEPARATOR + ORDER_ENTRY + POSITION_SEPARATOR + String.join(ORDER_SEPARATOR, declared);
   }
 
   /**

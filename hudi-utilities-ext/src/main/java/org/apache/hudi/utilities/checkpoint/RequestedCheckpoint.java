@@ -37,12 +37,14 @@ public final class RequestedCheckpoint {
   private final MultiTableCheckpoint positions;
   private final SortedMap<String, TableReset> resets;
   private final List<String> malformedEntries;
+  private final List<String> tableOrder;
 
   RequestedCheckpoint(MultiTableCheckpoint positions, SortedMap<String, TableReset> resets,
-                      List<String> malformedEntries) {
+                      List<String> malformedEntries, List<String> tableOrder) {
     this.positions = positions;
     this.resets = Collections.unmodifiableSortedMap(new TreeMap<>(resets));
     this.malformedEntries = Collections.unmodifiableList(new ArrayList<>(malformedEntries));
+    this.tableOrder = Collections.unmodifiableList(new ArrayList<>(tableOrder));
   }
 
   /** The tables asked to be at an instant. */
@@ -53,6 +55,14 @@ public final class RequestedCheckpoint {
   /** The tables asked to be reset, by name. */
   public SortedMap<String, TableReset> resets() {
     return resets;
+  }
+
+  /**
+   * The order in which the pipeline that wrote this checkpoint declared its tables, as far as the checkpoint tells;
+   * empty when it holds no position.
+   */
+  public List<String> tableOrder() {
+    return tableOrder;
   }
 
   /** Entries skipped by lenient parsing, as written. */

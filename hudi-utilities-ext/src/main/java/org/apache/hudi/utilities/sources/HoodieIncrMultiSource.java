@@ -31,6 +31,7 @@ import org.apache.hudi.utilities.sources.multi.IncrementalTableReader;
 import org.apache.hudi.utilities.sources.multi.SourceTable;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TargetCheckpoint;
+import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -102,7 +103,13 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   @Override
   protected InputBatch<Dataset<Row>> fetchNewData(Option<String> lastCkptStr, long sourceLimit) {
-    MultiTableCheckpoint previous = resumePositions(lastCkptStr.orElse(null));
+    RequestedCheckpoint requested = checkpoints.parseRequest(lastCkptStr.orElse(null));
+    // A resume string that does not name every table with an instant (an operator's partial override, a legacy bare
+    // instant, a table added to the list) applies on top of the target's stored positions: no table loses its place.
+    RequestedCheckpoint stored = requested.isCompleteFor(tableNames())
+        ? requested
+        : checkpoints.parseRequest(storedCheckpoint().orElse(null));
+    MultiTableCheckpoint previous = resumePositions(requested, stored);
     List<TableBatch> batches = new ArrayList<>();
     MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
     for (SourceTable table : tables) {
@@ -113,30 +120,26 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
       }
       publish(table.name() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0);
     }
-    String next = checkpoints.format(checkpoints.merge(previous, advanced));
+    MultiTableCheckpoint nextPositions = checkpoints.merge(previous, advanced);
+    String next = checkpoints.format(nextPositions);
     if (advanced.isEmpty() && next.equals(lastCkptStr.orElse(""))) {
       LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), next);
       return new InputBatch<>(Option.empty(), lastCkptStr.orElse(null));
     }
     // With nothing read but positions moved (an override, a table removed), the commit still records the move.
     LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", advanced.tables(), next, lastCkptStr.orElse(""));
-    Dataset<Row> carrier = MultiDatasetCarrier.pack(batches.stream().map(TableBatch::rows).collect(Collectors.toList()));
+    CarrierManifest manifest = new CarrierManifest(tableNames(), stored.tableOrder(), previous.positions(),
+        nextPositions.positions());
+    Dataset<Row> carrier = MultiDatasetCarrier.pack(batches.stream().map(TableBatch::rows).collect(Collectors.toList()),
+        manifest);
     return new InputBatch<>(Option.of(carrier), next, new InputBatch.NullSchemaProvider());
   }
 
-  /**
-   * The positions this batch resumes from. A resume string that does not name every table with an instant (an
-   * operator's partial override, a legacy bare instant, a table added to the list) is applied on top of the
-   * positions stored in the target, so that no table loses its place.
-   */
-  private MultiTableCheckpoint resumePositions(String resume) {
-    RequestedCheckpoint requested = checkpoints.parseRequest(resume);
-    RequestedCheckpoint stored = requested.isCompleteFor(tableNames())
-        ? checkpoints.parseRequest(null)
-        : checkpoints.parseRequest(storedCheckpoint().orElse(null));
+  /** The stored positions, overridden by what the resume string asks for; checked for positions lost to leniency. */
+  private MultiTableCheckpoint resumePositions(RequestedCheckpoint requested, RequestedCheckpoint stored) {
     MultiTableCheckpoint resolved = checkpoints.resolve(stored.positions(), requested,
         name -> reader.latestCompletedInstant(table(name)));
-    long malformed = requested.malformedEntries().size() + stored.malformedEntries().size();
+    long malformed = requested.malformedEntries().size() + (stored == requested ? 0 : stored.malformedEntries().size());
     if (malformed > 0) {
       malformedEntries += malformed;
       publish(MALFORMED_ENTRIES_METRIC, malformedEntries);

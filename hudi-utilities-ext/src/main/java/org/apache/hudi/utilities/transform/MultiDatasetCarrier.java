@@ -59,9 +59,14 @@ public final class MultiDatasetCarrier {
    * Packs datasets into one carrier.
    *
    * @param datasets at least one dataset, in the order {@link #unpack} returns them
-   * @throws IllegalArgumentException if {@code datasets} is empty
+   * @param manifest what the carrier tells about its batch, one table per dataset
+   * @throws IllegalArgumentException if {@code datasets} is empty, or the manifest names another number of tables
    */
-  public static Dataset<Row> pack(List<Dataset<Row>> datasets) {
+  public static Dataset<Row> pack(List<Dataset<Row>> datasets, CarrierManifest manifest) {
+    if (manifest.tables().size() != datasets.size()) {
+      throw new IllegalArgumentException(String.format("Cannot pack %d datasets with a manifest of %d tables %s",
+          datasets.size(), manifest.tables().size(), manifest.tables()));
+    }
     if (datasets.isEmpty()) {
       throw new IllegalArgumentException("Cannot pack an empty list of datasets into a multi-dataset carrier");
     }
@@ -70,7 +75,7 @@ public final class MultiDatasetCarrier {
     Dataset<Row> carrier = null;
     for (int index = 0; index < datasets.size(); index++) {
       List<Column> columns = new ArrayList<>();
-      columns.add(lit(index).as(INDEX_COLUMN));
+      columns.add(lit(index).as(INDEX_COLUMN, manifest.toMetadata()));
       columns.add(lit(null).cast(new UnsplitMultiDatasetType()).as(GUARD_COLUMN));
       for (int slot = 0; slot < datasets.size(); slot++) {
         // A struct without fields cannot be encoded by Spark: a dataset without columns keeps a null slot.
@@ -92,11 +97,11 @@ public final class MultiDatasetCarrier {
   }
 
   /**
-   * Splits a carrier back into its datasets, in packing order, each with its original columns.
+   * Splits a carrier back into its datasets, in packing order, each with its original columns, with its manifest.
    *
    * @throws IllegalArgumentException if {@code carrier} is not a carrier
    */
-  public static List<Dataset<Row>> unpack(Dataset<Row> carrier) {
+  public static MultiDatasetBatch unpack(Dataset<Row> carrier) {
     if (!isCarrier(carrier)) {
       throw new IllegalArgumentException("Cannot unpack a dataset that is not a multi-dataset carrier; its columns are "
           + Arrays.toString(carrier.columns()));
@@ -108,7 +113,7 @@ public final class MultiDatasetCarrier {
       StructType slotType = (StructType) schema.apply(slotColumn(slot)).dataType();
       datasets.add(slotType.isEmpty() ? rowsOfSlot.select() : rowsOfSlot.select(col(slotColumn(slot) + ".*")));
     }
-    return datasets;
+    return new MultiDatasetBatch(datasets, CarrierManifest.fromMetadata(schema.apply(INDEX_COLUMN).metadata()));
   }
 
   static String slotColumn(int slot) {

@@ -25,6 +25,7 @@ import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SqlTransformerConfig;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
+import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SqlStatements;
 import org.apache.hudi.utilities.transform.sql.TemporaryView;
@@ -44,6 +45,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -72,6 +74,13 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
                             TypedProperties properties) {
+    return apply(jsc, sparkSession, new MultiDatasetBatch(datasets, Optional.empty()), properties);
+  }
+
+  @Override
+  public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, MultiDatasetBatch batch,
+                            TypedProperties properties) {
+    List<Dataset<Row>> datasets = batch.datasets();
     if (datasets.isEmpty()) {
       throw new HoodieTransformException("Cannot transform an empty list of datasets");
     }
@@ -86,8 +95,10 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       views.add(VIEW_PREFIX + batchId + "_" + i);
     }
     SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), views);
+    String sql = readSql(jsc, sqlFile);
+    batch.manifest().ifPresent(manifest -> checkPositionalBindingsUnchanged(sql, sqlFile, manifest));
     List<String> statements = new ArrayList<>();
-    for (String statement : SqlStatements.split(readSql(jsc, sqlFile))) {
+    for (String statement : SqlStatements.split(sql)) {
       statements.add(placeholders.bind(statement));
     }
     if (statements.isEmpty()) {
@@ -116,6 +127,20 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
           sparkSession.catalog().dropTempView(view.name());
         }
       }
+    }
+  }
+
+  /** Positional placeholders bind by list position: a reordered table list would silently swap their tables. */
+  private static void checkPositionalBindingsUnchanged(String sql, String sqlFile, CarrierManifest manifest) {
+    List<String> moved = manifest.reorderedTables();
+    if (!moved.isEmpty() && SourcePlaceholders.isPositional(sql)) {
+      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s: it references tables by position "
+          + "(<SRC>, <SRC_i>), and tables %s moved in %s since the last commit (then %s, now %s), which would bind "
+          + "those placeholders to other tables. Nothing was committed. Use <SRC:table> placeholders, or restore the "
+          + "table order; if the SQL already matches the new order, record it by running once with --checkpoint "
+          + "'<the stored positions, without an @order entry>,@order=%s'.", sqlFile, moved,
+          HoodieIncrMultiSourceConfig.TABLES.key(), manifest.previousOrder(), manifest.tables(),
+          String.join("|", manifest.tables())));
     }
   }
 

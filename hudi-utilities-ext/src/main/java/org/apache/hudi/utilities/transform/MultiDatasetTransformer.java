@@ -29,6 +29,7 @@ import org.apache.spark.sql.SparkSession;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 import static org.apache.spark.sql.functions.lit;
 
@@ -53,13 +54,21 @@ public interface MultiDatasetTransformer extends Transformer {
   Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
                      TypedProperties properties);
 
+  /**
+   * Transforms a batch whose manifest may tell the tables and positions of its datasets; by default, its datasets.
+   */
+  default Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, MultiDatasetBatch batch,
+                             TypedProperties properties) {
+    return apply(jsc, sparkSession, batch.datasets(), properties);
+  }
+
   @Override
   default Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, Dataset<Row> rowDataset,
                              TypedProperties properties) {
-    List<Dataset<Row>> datasets = MultiDatasetCarrier.isCarrier(rowDataset)
+    MultiDatasetBatch batch = MultiDatasetCarrier.isCarrier(rowDataset)
         ? MultiDatasetCarrier.unpack(rowDataset)
-        : Collections.singletonList(rowDataset);
-    Dataset<Row> transformed = apply(jsc, sparkSession, datasets, properties);
+        : new MultiDatasetBatch(Collections.singletonList(rowDataset), Optional.empty());
+    Dataset<Row> transformed = apply(jsc, sparkSession, batch, properties);
     // With the error table on, the chain adds this column before the first transformer and checks it after each one.
     String errorColumn = BaseErrorTableWriter.ERROR_TABLE_CURRUPT_RECORD_COL_NAME;
     boolean errorColumnExpected = Arrays.asList(rowDataset.columns()).contains(errorColumn);

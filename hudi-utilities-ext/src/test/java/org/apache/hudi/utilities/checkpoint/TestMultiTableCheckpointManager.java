@@ -79,16 +79,76 @@ class TestMultiTableCheckpointManager {
     reversed.put("items", ITEMS_INSTANT);
     reversed.put("db.orders", ORDERS_INSTANT);
 
-    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT,
-        manager.format(MultiTableCheckpoint.of(reversed)));
+    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT
+        + ",@order=users|db.orders|items", manager.format(MultiTableCheckpoint.of(reversed)));
   }
 
   @Test
   void formatsTablesInNameOrderRegardlessOfParsedOrder() {
     String unordered = "users=" + USERS_INSTANT + ",items=" + ITEMS_INSTANT + ",db.orders=" + ORDERS_INSTANT;
 
-    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT,
-        manager.format(manager.parse(unordered)));
+    assertEquals("db.orders=" + ORDERS_INSTANT + ",items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT
+        + ",@order=users|db.orders|items", manager.format(manager.parse(unordered)));
+  }
+
+  @Test
+  void writesNoOrderEntryWhenTablesAreDeclaredInNameOrder() {
+    MultiTableCheckpointManager nameOrdered = new MultiTableCheckpointManager(List.of("orders", "users"), "orders",
+        true, false);
+    String formatted = nameOrdered.format(MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT, "orders", ORDERS_INSTANT)));
+
+    assertEquals("orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT, formatted);
+    assertEquals(List.of("orders", "users"), nameOrdered.parseRequest(formatted).tableOrder());
+  }
+
+  @Test
+  void readsTheDeclaredOrderBackFromTheOrderEntry() {
+    String formatted = manager.format(MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT, "items", ITEMS_INSTANT)));
+
+    assertEquals("items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT + ",@order=users|items", formatted);
+    assertEquals(List.of("users", "items"), manager.parseRequest(formatted).tableOrder());
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT, "items", ITEMS_INSTANT)), manager.parse(formatted));
+  }
+
+  @Test
+  void overrideNamesSomeTablesAndResetsOthersByName() {
+    RequestedCheckpoint request = manager.parseRequest("users=" + USERS_INSTANT + ",items=latest,db.orders=EARLIEST");
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT)), request.positions());
+    assertEquals(Map.of("items", TableReset.LATEST, "db.orders", TableReset.EARLIEST), request.resets());
+    assertFalse(request.isCompleteFor(TABLES));
+    assertTrue(manager.parseRequest("users=1,db.orders=2,items=3").isCompleteFor(TABLES));
+  }
+
+  @Test
+  void resolvesAnOverrideOnTopOfTheStoredPositions() {
+    MultiTableCheckpoint stored = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200", "items", "300"));
+    RequestedCheckpoint request = manager.parseRequest("users=150,items=LATEST");
+
+    MultiTableCheckpoint resolved = manager.resolve(stored, request, table -> Optional.of("999"));
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "150", "db.orders", "200", "items", "999")), resolved);
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", MultiTableCheckpoint.BEFORE_FIRST_INSTANT,
+        "items", "300")), manager.resolve(stored, manager.parseRequest("db.orders=EARLIEST"), table -> Optional.empty()));
+  }
+
+  @Test
+  void storedCheckpointsNeverAskForResets() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> manager.parse("users=LATEST"));
+    assertTrue(error.getMessage().contains("only a --checkpoint override"), error.getMessage());
+  }
+
+  @Test
+  void lenientParsingSkipsMalformedEntriesAndKnowsWhichTablesTheyConcern() {
+    MultiTableCheckpointManager lenient = new MultiTableCheckpointManager(TABLES, "users", true, true);
+
+    RequestedCheckpoint request = lenient.parseRequest("users=" + USERS_INSTANT + ",items=abc");
+
+    assertEquals(MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT)), request.positions());
+    assertEquals(List.of("items=abc"), request.malformedEntries());
+    assertTrue(request.mayHaveLostPositionOf("items"));
+    assertFalse(request.mayHaveLostPositionOf("db.orders"));
+    assertTrue(lenient.parseRequest("garbage,users=1").mayHaveLostPositionOf("db.orders"));
   }
 
   @Test
@@ -112,7 +172,7 @@ class TestMultiTableCheckpointManager {
     MultiTableCheckpoint builtStepwise = MultiTableCheckpoint.empty()
         .withPosition("users", USERS_INSTANT).withPosition("db.orders", ORDERS_INSTANT);
 
-    String expected = "db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT;
+    String expected = "db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT + ",@order=users|db.orders";
     assertEquals(expected, manager.format(built));
     assertEquals(expected, manager.format(built));
     assertEquals(expected, manager.format(MultiTableCheckpoint.of(otherOrder)));

@@ -43,6 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import scala.collection.JavaConverters;
@@ -88,7 +90,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void unpackReturnsEachDatasetWithItsOwnColumnNamesAndTypes() {
-    List<Dataset<Row>> splits = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users)));
+    List<Dataset<Row>> splits = split(orders, users);
 
     assertEquals(2, splits.size());
     assertEquals(namesAndTypes(orders.schema()), namesAndTypes(splits.get(0).schema()));
@@ -99,7 +101,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void unpackReturnsEachDatasetWithExactlyItsOwnRows() {
-    List<Dataset<Row>> splits = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users)));
+    List<Dataset<Row>> splits = split(orders, users);
 
     assertEquals(sortedRows(orders), sortedRows(splits.get(0)));
     assertEquals(sortedRows(users), sortedRows(splits.get(1)));
@@ -109,7 +111,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void optimizedPlanOfASplitHasNoUnionAndReadsOnlyItsOwnFile() {
-    Dataset<Row> ordersSplit = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users))).get(0);
+    Dataset<Row> ordersSplit = split(orders, users).get(0);
     LogicalPlan optimized = ordersSplit.queryExecution().optimizedPlan();
 
     assertTrue(nodes(optimized).stream().noneMatch(node -> node instanceof Union), optimized.toString());
@@ -122,7 +124,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void filterOnASplitIsPushedIntoTheScanOfItsFile() {
-    Dataset<Row> ordersSplit = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users))).get(0);
+    Dataset<Row> ordersSplit = split(orders, users).get(0);
     Dataset<Row> bigOrders = ordersSplit.filter("amount > 500");
 
     List<FileSourceScanExec> scans = fileScans(bigOrders.queryExecution().executedPlan());
@@ -135,7 +137,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void optimizedPlanOfAJoinOfTwoSplitsHasExactlyTheTwoRelationsAndNoUnion() {
-    List<Dataset<Row>> splits = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users)));
+    List<Dataset<Row>> splits = split(orders, users);
     splits.get(0).createOrReplaceTempView("carrier_plan_orders");
     splits.get(1).createOrReplaceTempView("carrier_plan_users");
     try {
@@ -157,8 +159,8 @@ class TestMultiDatasetCarrier {
 
   @Test
   void isCarrierIsTrueForAPackedCarrierOnly() {
-    assertTrue(MultiDatasetCarrier.isCarrier(MultiDatasetCarrier.pack(List.of(orders, users))));
-    assertTrue(MultiDatasetCarrier.isCarrier(MultiDatasetCarrier.pack(List.of(users))));
+    assertTrue(MultiDatasetCarrier.isCarrier(pack(orders, users)));
+    assertTrue(MultiDatasetCarrier.isCarrier(pack(users)));
     assertFalse(MultiDatasetCarrier.isCarrier(orders));
     assertFalse(MultiDatasetCarrier.isCarrier(spark.emptyDataFrame()));
   }
@@ -171,12 +173,12 @@ class TestMultiDatasetCarrier {
 
   @Test
   void packOfNoDatasetIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> MultiDatasetCarrier.pack(new ArrayList<>()));
+    assertThrows(IllegalArgumentException.class, () -> MultiDatasetCarrier.pack(new ArrayList<>(), manifestOf(0)));
   }
 
   @Test
   void unsplitCarrierCannotBecomeAnAvroSchemaAndTheErrorSaysHowToFixTheJob() {
-    StructType carrierSchema = MultiDatasetCarrier.pack(List.of(orders, users)).schema();
+    StructType carrierSchema = pack(orders, users).schema();
 
     Throwable error = assertThrows(Throwable.class,
         () -> AvroConversionUtils.convertStructTypeToAvroSchema(carrierSchema, "record", "ns"));
@@ -188,7 +190,7 @@ class TestMultiDatasetCarrier {
 
   @Test
   void splitsOfACarrierCanBecomeAvroSchemas() {
-    for (Dataset<Row> split : MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users)))) {
+    for (Dataset<Row> split : split(orders, users)) {
       assertEquals(split.schema().fields().length,
           AvroConversionUtils.convertStructTypeToAvroSchema(split.schema(), "record", "ns").getFields().size());
     }
@@ -200,8 +202,7 @@ class TestMultiDatasetCarrier {
    */
   @Test
   void datasetWithoutColumnsCanBePackedNextToANormalOneAndUnpacksWithoutColumns() {
-    List<Dataset<Row>> splits = MultiDatasetCarrier.unpack(
-        MultiDatasetCarrier.pack(List.of(spark.emptyDataFrame(), users)));
+    List<Dataset<Row>> splits = split(spark.emptyDataFrame(), users);
 
     assertEquals(2, splits.size());
     assertEquals(0, splits.get(0).schema().fields().length);
@@ -218,7 +219,7 @@ class TestMultiDatasetCarrier {
     Dataset<Row> dotted = spark.createDataFrame(
         List.of(RowFactory.create("x", 1), RowFactory.create("y", 2)), schema);
 
-    List<Dataset<Row>> splits = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(users, dotted)));
+    List<Dataset<Row>> splits = split(users, dotted);
 
     assertEquals(List.of("a.b", "c"), Arrays.asList(splits.get(1).schema().fieldNames()));
     assertEquals(namesAndTypes(schema), namesAndTypes(splits.get(1).schema()));
@@ -282,5 +283,44 @@ class TestMultiDatasetCarrier {
       messages.append(cause.getClass().getName()).append(": ").append(cause.getMessage()).append('\n');
     }
     return messages.toString();
+  }
+
+  @Test
+  void manifestTravelsInTheSchemaAndSurvivesTheRoundTrip() {
+    CarrierManifest manifest = new CarrierManifest(List.of("orders", "users"), List.of("users", "orders"),
+        Map.of("orders", "20261129100000000"), Map.of("orders", "20261129110000000", "users", "20261129120000000"));
+    MultiDatasetBatch batch = MultiDatasetCarrier.unpack(MultiDatasetCarrier.pack(List.of(orders, users), manifest));
+    CarrierManifest carried = batch.manifest().get();
+    assertEquals(List.of("orders", "users"), carried.tables());
+    assertEquals(List.of("users", "orders"), carried.previousOrder());
+    assertEquals(Optional.of("20261129100000000"), carried.previousPosition("orders"));
+    assertEquals(Optional.empty(), carried.previousPosition("users"));
+    assertEquals(Optional.of("20261129120000000"), carried.nextPosition("users"));
+    assertEquals(List.of("orders", "users"), carried.reorderedTables());
+  }
+
+  @Test
+  void tablesAppendedOrRemovedAtTheEndDoNotCountAsReordered() {
+    assertEquals(List.of(), new CarrierManifest(List.of("a", "b", "c"), List.of("a", "b"), Map.of(), Map.of())
+        .reorderedTables());
+    assertEquals(List.of(), new CarrierManifest(List.of("a"), List.of("a", "b"), Map.of(), Map.of()).reorderedTables());
+    assertEquals(List.of("c"), new CarrierManifest(List.of("a", "c"), List.of("a", "b", "c"), Map.of(), Map.of())
+        .reorderedTables());
+  }
+
+  private static Dataset<Row> pack(Dataset<Row>... datasets) {
+    return MultiDatasetCarrier.pack(Arrays.asList(datasets), manifestOf(datasets.length));
+  }
+
+  private static List<Dataset<Row>> split(Dataset<Row>... datasets) {
+    return MultiDatasetCarrier.unpack(pack(datasets)).datasets();
+  }
+
+  private static CarrierManifest manifestOf(int tables) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < tables; i++) {
+      names.add("t" + i);
+    }
+    return new CarrierManifest(names, List.of(), Map.of(), Map.of());
   }
 }

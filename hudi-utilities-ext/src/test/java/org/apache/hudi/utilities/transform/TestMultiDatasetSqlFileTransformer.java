@@ -43,6 +43,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -329,7 +330,8 @@ class TestMultiDatasetSqlFileTransformer {
   // ---------------------------------------------------------------------------------------------------------------
 
   private Dataset<Row> carrier() {
-    return MultiDatasetCarrier.pack(List.of(orders, users));
+    return MultiDatasetCarrier.pack(List.of(orders, users),
+        new CarrierManifest(List.of("orders", "users"), List.of(), Map.of(), Map.of()));
   }
 
   private TypedProperties sqlFileProps(String sql) throws IOException {

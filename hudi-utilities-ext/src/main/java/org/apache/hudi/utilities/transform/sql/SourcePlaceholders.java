@@ -58,6 +58,17 @@ public final class SourcePlaceholders {
     this.viewNames = new ArrayList<>(viewNames);
   }
 
+  /** Whether a SQL text references any dataset by position ({@code <SRC>} or {@code <SRC_i>}). */
+  public static boolean isPositional(String sql) {
+    Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
+    while (matcher.find()) {
+      if (matcher.group(1).isEmpty() || INDEX.matcher(matcher.group(1)).matches()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * @return {@code sql} with every placeholder replaced by its view name
    * @throws IllegalArgumentException naming the first placeholder that references no dataset

@@ -1,0 +1,81 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The SLA that lag is compared with, and the cap that keeps idle pipelines' lag finite.
+ */
+public final class FreshnessPolicy {
+
+  /** Lag beyond this is reported as this: an idle pipeline is "very late", not "years late" on a dashboard. */
+  public static final Duration DEFAULT_LAG_CAP = Duration.ofDays(7);
+
+  private final Duration sla;
+  private final Duration lagCap;
+
+  private FreshnessPolicy(Duration sla, Duration lagCap) {
+    this.sla = sla;
+    this.lagCap = lagCap;
+  }
+
+  /**
+   * @param sla    the lag at which the pipeline breaks its promise; positive
+   * @param lagCap the largest lag reported; positive
+   * @throws IllegalArgumentException if either is zero or negative
+   */
+  public static FreshnessPolicy of(Duration sla, Duration lagCap) {
+    requirePositive(sla, "SLA");
+    requirePositive(lagCap, "lag cap");
+    return new FreshnessPolicy(sla, lagCap);
+  }
+
+  /** The default SLA of the mode and the default lag cap of 7 days. */
+  public static FreshnessPolicy defaults(PipelineMode mode) {
+    return of(mode.defaultSla(), DEFAULT_LAG_CAP);
+  }
+
+  public Duration sla() {
+    return sla;
+  }
+
+  public Duration lagCap() {
+    return lagCap;
+  }
+
+  /** {@code lag / sla}, clamped to 0.0 - 1.0 so that dashboards can warn at 0.7 and page at 1.0. */
+  public double slaRatio(Duration lag) {
+    double ratio = (double) lag.toMillis() / sla.toMillis();
+    return Math.max(0.0, Math.min(1.0, ratio));
+  }
+
+  private static void requirePositive(Duration value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException("Cannot use a " + what + " of " + value + ": it must be positive");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FreshnessPolicy{sla=" + sla + ", lagCap=" + lagCap + "}";
+  }
+}

@@ -1,0 +1,74 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Prints history entries as a plain text table, one row per source and measurement, oldest first, so that a person
+ * sees the trend without a metrics stack. A value that was not known prints as "-".
+ */
+public final class HistoryTable {
+
+  private static final String[] COLUMNS =
+      {"measured_at", "observer", "commit", "source", "state", "lag_s", "raw_lag_s", "sla_ratio", "pending"};
+  private static final String NONE = "-";
+
+  private HistoryTable() {
+  }
+
+  public static String format(List<JsonNode> entries) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(COLUMNS);
+    for (JsonNode entry : entries) {
+      for (JsonNode source : entry.path("sources")) {
+        rows.add(new String[] {text(entry, "measuredAt"), text(entry, "observer"), text(entry, "commit"),
+            text(source, "source"), text(source, "state"), text(source, "lagSeconds"), text(source, "rawLagSeconds"),
+            ratio(source), text(source, "pending")});
+      }
+    }
+    int[] widths = new int[COLUMNS.length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    StringBuilder table = new StringBuilder();
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        table.append(i == 0 ? "" : "  ").append(String.format("%-" + widths[i] + "s", row[i]));
+      }
+      table.append(System.lineSeparator());
+    }
+    return table.toString();
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull() ? NONE : value.asText();
+  }
+
+  private static String ratio(JsonNode source) {
+    JsonNode value = source.get("slaRatio");
+    return value == null ? NONE : String.format("%.3f", value.asDouble());
+  }
+}

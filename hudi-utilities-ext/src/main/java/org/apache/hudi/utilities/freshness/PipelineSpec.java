@@ -1,0 +1,204 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A Streamer pipeline as freshness sees it: a target table, its sources, its SLA and where its history goes.
+ * Built from the Streamer's properties by the commit callback, or from the reporter's YAML file.
+ */
+public final class PipelineSpec {
+
+  /** Where history goes by default, under the target's base path: Hudi's auxiliary folder. */
+  public static final String DEFAULT_HISTORY_FOLDER = ".hoodie/.aux/freshness";
+  public static final int DEFAULT_HISTORY_MAX_ENTRIES = 1000;
+  public static final Duration DEFAULT_KAFKA_POLL_TIMEOUT = Duration.ofMillis(500);
+  public static final Duration DEFAULT_KAFKA_METADATA_TIMEOUT = Duration.ofSeconds(5);
+
+  private final String name;
+  private final String basePath;
+  private final FreshnessPolicy policy;
+  private final List<SourceSpec> sources;
+  private final Duration kafkaPollTimeout;
+  private final Duration kafkaMetadataTimeout;
+  private final String historyPath;
+  private final int historyMaxEntries;
+
+  private PipelineSpec(Builder builder) {
+    this.name = builder.name;
+    this.basePath = builder.basePath;
+    this.policy = builder.policy;
+    this.sources = Collections.unmodifiableList(new ArrayList<>(builder.sources));
+    this.kafkaPollTimeout = builder.kafkaPollTimeout;
+    this.kafkaMetadataTimeout = builder.kafkaMetadataTimeout;
+    this.historyPath = builder.historyPath;
+    this.historyMaxEntries = builder.historyMaxEntries;
+  }
+
+  public static Builder builder(String name, String basePath) {
+    return new Builder(name, basePath);
+  }
+
+  /** The pipeline's name in metrics and history; by default the target table's name. */
+  public String name() {
+    return name;
+  }
+
+  public String basePath() {
+    return basePath;
+  }
+
+  public FreshnessPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * The sources, in declaration order. The first Hudi source owns a bare (legacy {@code HoodieIncrSource})
+   * checkpoint; a Kafka source is always the only source.
+   */
+  public List<SourceSpec> sources() {
+    return sources;
+  }
+
+  public Duration kafkaPollTimeout() {
+    return kafkaPollTimeout;
+  }
+
+  /** Bound of each Kafka metadata request (partitions, offsets), so that an unreachable broker cannot hang a commit. */
+  public Duration kafkaMetadataTimeout() {
+    return kafkaMetadataTimeout;
+  }
+
+  /** The folder of the pipeline's freshness history; absent when history is off. */
+  public Optional<String> historyPath() {
+    return Optional.ofNullable(historyPath);
+  }
+
+  public int historyMaxEntries() {
+    return historyMaxEntries;
+  }
+
+  @Override
+  public String toString() {
+    return "PipelineSpec{" + name + " at " + basePath + ", " + policy + ", sources=" + sources + "}";
+  }
+
+  /** Collects a pipeline's settings; {@link #build()} checks them together. */
+  public static final class Builder {
+    private final String name;
+    private final String basePath;
+    private final List<SourceSpec> sources = new ArrayList<>();
+    private FreshnessPolicy policy = FreshnessPolicy.defaults(PipelineMode.STREAMING);
+    private Duration kafkaPollTimeout = DEFAULT_KAFKA_POLL_TIMEOUT;
+    private Duration kafkaMetadataTimeout = DEFAULT_KAFKA_METADATA_TIMEOUT;
+    private String historyPath;
+    private int historyMaxEntries = DEFAULT_HISTORY_MAX_ENTRIES;
+
+    private Builder(String name, String basePath) {
+      this.name = requireText(name, "name");
+      this.basePath = stripTrailingSlash(requireText(basePath, "base path"));
+      this.historyPath = this.basePath + "/" + DEFAULT_HISTORY_FOLDER;
+    }
+
+    public Builder policy(FreshnessPolicy value) {
+      this.policy = Objects.requireNonNull(value, "policy");
+      return this;
+    }
+
+    public Builder source(SourceSpec source) {
+      sources.add(Objects.requireNonNull(source, "source"));
+      return this;
+    }
+
+    public Builder kafkaPollTimeout(Duration value) {
+      this.kafkaPollTimeout = requirePositive(value, "Kafka poll timeout");
+      return this;
+    }
+
+    public Builder kafkaMetadataTimeout(Duration value) {
+      this.kafkaMetadataTimeout = requirePositive(value, "Kafka metadata timeout");
+      return this;
+    }
+
+    /** The history folder; null turns history off. */
+    public Builder historyPath(String value) {
+      this.historyPath = value == null || value.trim().isEmpty() ? null : stripTrailingSlash(value.trim());
+      return this;
+    }
+
+    public Builder historyMaxEntries(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("Cannot keep " + value + " history entries of pipeline '" + name
+            + "': keep at least 1 (or turn history off)");
+      }
+      this.historyMaxEntries = value;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if there is no source, two sources share a name, or a Kafka source is not the
+     *     only source (a Streamer target stores one Kafka checkpoint, which cannot hold other sources' positions)
+     */
+    public PipelineSpec build() {
+      if (sources.isEmpty()) {
+        throw new IllegalArgumentException("Cannot measure the freshness of pipeline '" + name + "': it lists no "
+            + "source (list the Hudi tables or the Kafka source it reads)");
+      }
+      Set<String> names = new HashSet<>();
+      for (SourceSpec source : sources) {
+        if (!names.add(source.name())) {
+          throw new IllegalArgumentException("Cannot tell the sources of pipeline '" + name + "' apart: '"
+              + source.name() + "' is listed twice (give each source its name in the checkpoint)");
+        }
+        if (source.kind() == SourceKind.KAFKA && sources.size() > 1) {
+          throw new IllegalArgumentException("Cannot measure Kafka source '" + source.name() + "' of pipeline '"
+              + name + "' next to other sources: a Kafka checkpoint holds one topic only (list it alone)");
+        }
+      }
+      return new PipelineSpec(this);
+    }
+
+    private static String requireText(String value, String what) {
+      if (value == null || value.trim().isEmpty()) {
+        throw new IllegalArgumentException("Cannot define a freshness pipeline without a " + what);
+      }
+      return value.trim();
+    }
+
+    private static String stripTrailingSlash(String path) {
+      return path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private Duration requirePositive(Duration value, String what) {
+      if (value == null || value.isZero() || value.isNegative()) {
+        throw new IllegalArgumentException("Cannot use a " + what + " of " + value + " in pipeline '" + name
+            + "': it must be positive");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * The freshness of one source of a pipeline at one moment: how long its oldest data not yet committed to the target
+ * has been waiting (time-in-queue), measured against the checkpoint stored in the target's commit.
+ *
+ * <ul>
+ *   <li>{@link #lag()}: {@code now - oldestVisibleAt}, floored at 0 and capped at the policy's lag cap; 0 when
+ *   nothing waits; absent when it cannot be known (no checkpoint, no timestamp, unreadable).</li>
+ *   <li>{@link #rawLag()}: the same difference before flooring and capping. Negative means the clock of the
+ *   observer is behind the clock that stamped the data: a clock-skew signal, not freshness.</li>
+ *   <li>{@link #slaRatio()}: {@code lag / sla} clamped to 0.0 - 1.0.</li>
+ *   <li>{@link #pending()}: completed instants (Hudi) or records (Kafka) waiting; absent without a checkpoint.</li>
+ * </ul>
+ */
+public final class SourceFreshness {
+
+  private final String source;
+  private final SourceKind kind;
+  private final String position;
+  private final FreshnessState state;
+  private final Instant oldestVisibleAt;
+  private final Duration rawLag;
+  private final Duration lag;
+  private final Double slaRatio;
+  private final Long pending;
+
+  private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
+                          Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.position = position;
+    this.state = state;
+    this.oldestVisibleAt = oldestVisibleAt;
+    this.rawLag = rawLag;
+    this.lag = lag;
+    this.slaRatio = slaRatio;
+    this.pending = pending;
+  }
+
+  /**
+   * The freshness of a source whose position is known.
+   *
+   * @param position the source's position in the checkpoint
+   * @param head     what waits after it
+   * @param now      the observer's clock
+   */
+  public static SourceFreshness measure(String source, SourceKind kind, String position, QueueHead head, Instant now,
+                                        FreshnessPolicy policy) {
+    switch (head.state()) {
+      case CAUGHT_UP:
+        return new SourceFreshness(source, kind, position, FreshnessState.CAUGHT_UP, null, Duration.ZERO,
+            Duration.ZERO, 0.0, 0L);
+      case WAITING:
+        Instant oldest = head.oldestVisibleAt().get();
+        Duration raw = Duration.between(oldest, now);
+        Duration floored = raw.isNegative() ? Duration.ZERO : raw;
+        Duration lag = floored.compareTo(policy.lagCap()) > 0 ? policy.lagCap() : floored;
+        return new SourceFreshness(source, kind, position, FreshnessState.WAITING, oldest, raw, lag,
+            policy.slaRatio(lag), head.pending());
+      default:
+        return new SourceFreshness(source, kind, position, head.state(), null, null, null, null, head.pending());
+    }
+  }
+
+  /** A source for which the target holds no checkpoint: no value at all. */
+  public static SourceFreshness noCheckpoint(String source, SourceKind kind) {
+    return new SourceFreshness(source, kind, null, FreshnessState.NO_CHECKPOINT, null, null, null, null, null);
+  }
+
+  /** A source whose probe failed: its position is known, nothing else. */
+  public static SourceFreshness unreadable(String source, SourceKind kind, String position) {
+    return new SourceFreshness(source, kind, position, FreshnessState.UNREADABLE, null, null, null, null, null);
+  }
+
+  public String source() {
+    return source;
+  }
+
+  public SourceKind kind() {
+    return kind;
+  }
+
+  /** The source's position in the checkpoint; absent in state {@link FreshnessState#NO_CHECKPOINT}. */
+  public Optional<String> position() {
+    return Optional.ofNullable(position);
+  }
+
+  public FreshnessState state() {
+    return state;
+  }
+
+  /** When the oldest waiting data became visible; present in state {@link FreshnessState#WAITING}. */
+  public Optional<Instant> oldestVisibleAt() {
+    return Optional.ofNullable(oldestVisibleAt);
+  }
+
+  public Optional<Duration> rawLag() {
+    return Optional.ofNullable(rawLag);
+  }
+
+  public Optional<Duration> lag() {
+    return Optional.ofNullable(lag);
+  }
+
+  public OptionalDouble slaRatio() {
+    return slaRatio == null ? OptionalDouble.empty() : OptionalDouble.of(slaRatio);
+  }
+
+  public OptionalLong pending() {
+    return pending == null ? OptionalLong.empty() : OptionalLong.of(pending);
+  }
+
+  @Override
+  public String toString() {
+    return "SourceFreshness{" + source + " " + kind + " " + state + ", position=" + position + ", lag=" + lag
+        + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + "}";
+  }
+}

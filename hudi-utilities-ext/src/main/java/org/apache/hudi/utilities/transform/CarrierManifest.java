@@ -1,0 +1,127 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform;
+
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a {@link MultiDatasetCarrier} says about its batch besides the rows: the table of each slot, where each table
+ * was before this batch and where it will be after its commit, and the table order of the previous commit.
+ *
+ * <p>It travels in the schema (column metadata), so it is known without running a job and survives re-wrapping.
+ */
+public final class CarrierManifest {
+
+  private static final String TABLES = "tables";
+  private static final String PREVIOUS_ORDER = "previousOrder";
+  private static final String PREVIOUS_POSITIONS = "previousPositions";
+  private static final String NEXT_POSITIONS = "nextPositions";
+  private static final String NO_POSITION = "";
+
+  private final List<String> tables;
+  private final List<String> previousOrder;
+  private final Map<String, String> previousPositions;
+  private final Map<String, String> nextPositions;
+
+  /**
+   * @param tables            the table of each slot, in slot order
+   * @param previousOrder     the tables in the order the previous commit declared them; empty if unknown
+   * @param previousPositions the inclusive instant each table was consumed up to before this batch; absent for none
+   * @param nextPositions     the inclusive instant each table is consumed up to once this batch commits
+   */
+  public CarrierManifest(List<String> tables, List<String> previousOrder, Map<String, String> previousPositions,
+                         Map<String, String> nextPositions) {
+    this.tables = Collections.unmodifiableList(new ArrayList<>(tables));
+    this.previousOrder = Collections.unmodifiableList(new ArrayList<>(previousOrder));
+    this.previousPositions = Collections.unmodifiableMap(new LinkedHashMap<>(previousPositions));
+    this.nextPositions = Collections.unmodifiableMap(new LinkedHashMap<>(nextPositions));
+  }
+
+  public List<String> tables() {
+    return tables;
+  }
+
+  public List<String> previousOrder() {
+    return previousOrder;
+  }
+
+  public Optional<String> previousPosition(String table) {
+    return Optional.ofNullable(previousPositions.get(table));
+  }
+
+  public Optional<String> nextPosition(String table) {
+    return Optional.ofNullable(nextPositions.get(table));
+  }
+
+  /**
+   * The tables whose position in the list differs from the previous commit's, among those in both lists: what
+   * positional placeholders would silently rebind.
+   */
+  public List<String> reorderedTables() {
+    List<String> moved = new ArrayList<>();
+    for (String table : tables) {
+      int before = previousOrder.indexOf(table);
+      if (before >= 0 && before != tables.indexOf(table)) {
+        moved.add(table);
+      }
+    }
+    return moved;
+  }
+
+  Metadata toMetadata() {
+    return new MetadataBuilder()
+        .putStringArray(TABLES, tables.toArray(new String[0]))
+        .putStringArray(PREVIOUS_ORDER, previousOrder.toArray(new String[0]))
+        .putStringArray(PREVIOUS_POSITIONS, aligned(previousPositions))
+        .putStringArray(NEXT_POSITIONS, aligned(nextPositions))
+        .build();
+  }
+
+  static Optional<CarrierManifest> fromMetadata(Metadata metadata) {
+    if (!metadata.contains(TABLES)) {
+      return Optional.empty();
+    }
+    List<String> tables = Arrays.asList(metadata.getStringArray(TABLES));
+    return Optional.of(new CarrierManifest(tables, Arrays.asList(metadata.getStringArray(PREVIOUS_ORDER)),
+        byTable(tables, metadata.getStringArray(PREVIOUS_POSITIONS)), byTable(tables, metadata.getStringArray(NEXT_POSITIONS))));
+  }
+
+  private String[] aligned(Map<String, String> positions) {
+    return tables.stream().map(table -> positions.getOrDefault(table, NO_POSITION)).toArray(String[]::new);
+  }
+
+  private static Map<String, String> byTable(List<String> tables, String[] aligned) {
+    Map<String, String> positions = new LinkedHashMap<>();
+    for (int i = 0; i < tables.size(); i++) {
+      if (!aligned[i].equals(NO_POSITION)) {
+        positions.put(tables.get(i), aligned[i]);
+      }
+    }
+    return positions;
+  }
+}
