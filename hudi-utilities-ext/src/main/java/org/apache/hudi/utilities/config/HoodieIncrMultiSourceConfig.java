@@ -142,6 +142,18 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "fails the batch before anything is committed; true gives the transformer an empty dataset without "
           + "columns for it and keeps its checkpoint where it was.");
 
+  public static final ConfigProperty<Boolean> TABLE_FULL_TABLE_SCAN_FALLBACK = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "incr.fallback.fulltablescan.enable")
+      .defaultValue(false)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "incr.fallback.fulltablescan.enable")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("What to do when this table's position is older than its active timeline (archived) or "
+          + "its files were cleaned: true reads the window with a full table scan filtered on commit time; false "
+          + "fails the batch before anything is committed, naming the table and the fix, because an incremental read "
+          + "would silently skip the archived commits. Defaults to the job-wide "
+          + "hoodie.datasource.read.incr.fallback.fulltablescan.enable.");
+
   public static final ConfigProperty<String> TABLE_PARTITION_FIELDS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")
       .noDefaultValue()

@@ -24,13 +24,16 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
 import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.exception.HoodieIOException;
 import org.apache.hudi.exception.TableNotFoundException;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.sync.common.model.PartitionValueExtractor;
 import org.apache.hudi.utilities.config.HoodieIncrSourceConfig;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
 
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -42,6 +45,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -88,6 +92,7 @@ public final class IncrementalTableReader {
     if (unreadable.isPresent()) {
       return skippedOrFail(table, unreadable.get());
     }
+    position.ifPresent(instant -> checkNotBehindArchive(table, instant));
     Pair<Option<Dataset<Row>>, String> read = stockSource(table, table.numInstants(), table.missingCheckpointStrategy())
         .fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
@@ -131,7 +136,39 @@ public final class IncrementalTableReader {
     props.setProperty(HoodieIncrSourceConfig.HOODIE_SRC_BASE_PATH.key(), table.path());
     props.setProperty(HoodieIncrSourceConfig.NUM_INSTANTS_PER_FETCH.key(), String.valueOf(numInstants));
     props.setProperty(HoodieIncrSourceConfig.MISSING_CHECKPOINT_STRATEGY.key(), strategy.name());
+    props.setProperty(SourceTable.JOB_FULL_TABLE_SCAN_FALLBACK, String.valueOf(table.fullTableScanFallback()));
     return new HoodieIncrSource(props, jsc, spark, null);
+  }
+
+  /**
+   * An incremental read from a position older than the active timeline sees only the active commits: without the
+   * full-scan fallback, the archived ones would be skipped without a word. The snapshot path of
+   * READ_UPTO_LATEST_COMMIT covers them.
+   */
+  private void checkNotBehindArchive(SourceTable table, String position) {
+    if (table.fullTableScanFallback() || table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT) {
+      return;
+    }
+    HoodieTableMetaClient metaClient = metaClient(table);
+    HoodieTimeline active = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
+    if (active.isBeforeTimelineStarts(position) && hasArchivedInstants(metaClient)) {
+      throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: that "
+          + "position is older than the table's active timeline (which starts at %s), whose earlier commits are "
+          + "archived, so an incremental read would skip them. Nothing was committed. Set %s=true to read the window "
+          + "with a full table scan, or move the table with --checkpoint '%s=EARLIEST' (re-read all) or '%s=LATEST' "
+          + "(skip to now).", table.name(), position, active.firstInstant().get().getTimestamp(),
+          HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK, table.name()).key(),
+          table.name(), table.name()));
+    }
+  }
+
+  private static boolean hasArchivedInstants(HoodieTableMetaClient metaClient) {
+    try {
+      Path archive = new Path(metaClient.getArchivePath());
+      return metaClient.getFs().exists(archive) && metaClient.getFs().listStatus(archive).length > 0;
+    } catch (IOException e) {
+      throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);
+    }
   }
 
   private Optional<String> whyUnreadable(SourceTable table) {

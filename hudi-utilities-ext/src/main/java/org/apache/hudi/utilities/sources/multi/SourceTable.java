@@ -34,6 +34,7 @@ import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.getRawValueWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_MISSING_CHECKPOINT_STRATEGY;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_NUM_INSTANTS;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PARTITION_EXTRACTOR_CLASS;
@@ -47,24 +48,29 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTa
  */
 public final class SourceTable {
 
+  /** The job-wide switch of Hudi's incremental reads, the default of the per-table one. */
+  static final String JOB_FULL_TABLE_SCAN_FALLBACK = "hoodie.datasource.read.incr.fallback.fulltablescan.enable";
+
   private final String name;
   private final String path;
   private final int numInstants;
   private final MissingCheckpointStrategy missingCheckpointStrategy;
   private final boolean missingCheckpointStrategyExplicit;
   private final boolean skipOnSchemaFailure;
+  private final boolean fullTableScanFallback;
   private final List<String> partitionFields;
   private final String partitionExtractorClass;
 
   private SourceTable(String name, String path, int numInstants, MissingCheckpointStrategy missingCheckpointStrategy,
                       boolean missingCheckpointStrategyExplicit, boolean skipOnSchemaFailure,
-                      List<String> partitionFields, String partitionExtractorClass) {
+                      boolean fullTableScanFallback, List<String> partitionFields, String partitionExtractorClass) {
     this.name = name;
     this.path = path;
     this.numInstants = numInstants;
     this.missingCheckpointStrategy = missingCheckpointStrategy;
     this.missingCheckpointStrategyExplicit = missingCheckpointStrategyExplicit;
     this.skipOnSchemaFailure = skipOnSchemaFailure;
+    this.fullTableScanFallback = fullTableScanFallback;
     this.partitionFields = Collections.unmodifiableList(new ArrayList<>(partitionFields));
     this.partitionExtractorClass = partitionExtractorClass;
   }
@@ -103,7 +109,9 @@ public final class SourceTable {
 
     return new SourceTable(table, path.trim(), numInstants, MissingCheckpointStrategy.valueOf(strategy),
         containsConfigProperty(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table)),
-        getBooleanWithAltKeys(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table)), partitionFields,
+        getBooleanWithAltKeys(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table)),
+        Boolean.parseBoolean(getRawValueWithAltKeys(props, forTable(TABLE_FULL_TABLE_SCAN_FALLBACK, table))
+            .orElse(props.getString(JOB_FULL_TABLE_SCAN_FALLBACK, "false")).toString()), partitionFields,
         getStringWithAltKeys(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table), true));
   }
 
@@ -145,6 +153,11 @@ public final class SourceTable {
 
   public boolean skipOnSchemaFailure() {
     return skipOnSchemaFailure;
+  }
+
+  /** Whether a window older than the active timeline, or with cleaned files, is read by a full table scan. */
+  public boolean fullTableScanFallback() {
+    return fullTableScanFallback;
   }
 
   /** Columns to derive from the partition path, in partition-path order; empty for none. */
