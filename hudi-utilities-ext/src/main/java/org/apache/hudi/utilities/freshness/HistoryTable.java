@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Prints history entries as a plain text table, one row per source and measurement, oldest first, so that a person
@@ -30,18 +31,24 @@ import java.util.List;
 public final class HistoryTable {
 
   private static final String[] COLUMNS =
-      {"measured_at", "observer", "commit", "source", "state", "lag_s", "raw_lag_s", "sla_ratio", "pending"};
+      {"measured_at", "pipeline", "observer", "commit", "source", "state", "lag_s", "raw_lag_s", "sla_ratio", "pending"};
   private static final String NONE = "-";
 
   private HistoryTable() {
   }
 
-  public static String format(List<JsonNode> entries) {
+  /** Measurements just taken, in the same table as their history entries. */
+  public static String formatMeasurements(List<PipelineFreshness> measurements) {
+    return format(measurements.stream().map(FreshnessHistory::toJson).collect(Collectors.toList()));
+  }
+
+  /** History entries as read by {@link FreshnessHistory#newest}. */
+  public static String format(List<? extends JsonNode> entries) {
     List<String[]> rows = new ArrayList<>();
     rows.add(COLUMNS);
     for (JsonNode entry : entries) {
       for (JsonNode source : entry.path("sources")) {
-        rows.add(new String[] {text(entry, "measuredAt"), text(entry, "observer"), text(entry, "commit"),
+        rows.add(new String[] {text(entry, "measuredAt"), text(entry, "pipeline"), text(entry, "observer"), text(entry, "commit"),
             text(source, "source"), text(source, "state"), text(source, "lagSeconds"), text(source, "rawLagSeconds"),
             ratio(source), text(source, "pending")});
       }

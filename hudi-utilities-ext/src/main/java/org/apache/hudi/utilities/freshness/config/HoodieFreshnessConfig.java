@@ -1,0 +1,135 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness.config;
+
+import org.apache.hudi.common.config.ConfigClassProperty;
+import org.apache.hudi.common.config.ConfigGroups;
+import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.common.config.HoodieConfig;
+import org.apache.hudi.utilities.freshness.FreshnessPolicy;
+import org.apache.hudi.utilities.freshness.PipelineMode;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+
+import javax.annotation.concurrent.Immutable;
+
+import java.util.Arrays;
+
+import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
+
+/**
+ * Configs of the source freshness commit callback ({@code FreshnessCommitCallback}), read from the Streamer's
+ * properties. The sources themselves come from the Streamer's source configs.
+ */
+@Immutable
+@ConfigClassProperty(name = "Source Freshness Configs",
+    groupName = ConfigGroups.Names.HUDI_STREAMER,
+    description = "Configurations of the post-commit callback that records, after every Streamer commit, how long "
+        + "the oldest data of each source not yet committed has been waiting (time-in-queue), as metrics through "
+        + "hoodie.metrics.* and as a history under the target table.")
+public class HoodieFreshnessConfig extends HoodieConfig {
+
+  private static final String PREFIX = "freshness.";
+
+  public static final ConfigProperty<String> PIPELINE_NAME = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "pipeline.name")
+      .noDefaultValue("the target table name")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "pipeline.name")
+      .sinceVersion("0.14.0")
+      .withDocumentation("Name of the pipeline in metric names and history entries; letters, digits and '_' are "
+          + "kept, any other character becomes '_' in metric names.");
+
+  public static final ConfigProperty<String> MODE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "mode")
+      .defaultValue(PipelineMode.STREAMING.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "mode")
+      .sinceVersion("0.14.0")
+      .withDocumentation("How the pipeline runs, which sets the default SLA. Possible values: "
+          + Arrays.toString(PipelineMode.values()) + " (STREAMING: 60 minutes, BATCH: 1440 minutes).");
+
+  public static final ConfigProperty<String> SLA_MINUTES = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "sla.minutes")
+      .noDefaultValue("60 for STREAMING, 1440 for BATCH")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "sla.minutes")
+      .sinceVersion("0.14.0")
+      .withDocumentation("The lag, in minutes, at which the pipeline breaks its freshness promise. The sla_ratio "
+          + "metric is lag / SLA clamped to 0.0 - 1.0: warn at 0.7, page at 1.0.");
+
+  public static final ConfigProperty<Long> LAG_CAP_MINUTES = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "lag.cap.minutes")
+      .defaultValue(FreshnessPolicy.DEFAULT_LAG_CAP.toMinutes())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "lag.cap.minutes")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Largest lag reported, in minutes (default 7 days), so that a source idle for months does "
+          + "not dominate dashboards. raw_lag_seconds is not capped.");
+
+  public static final ConfigProperty<Boolean> HISTORY_ENABLE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
+      .defaultValue(true)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
+      .sinceVersion("0.14.0")
+      .withDocumentation("Whether every measurement is also written as a JSON entry to the freshness history.");
+
+  public static final ConfigProperty<String> HISTORY_PATH = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
+      .noDefaultValue("<target base path>/" + PipelineSpec.DEFAULT_HISTORY_FOLDER)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Folder of the freshness history: one small JSON file per measurement. The reporter reads "
+          + "the same folder by default, so both observers' entries form one history.");
+
+  public static final ConfigProperty<Integer> HISTORY_MAX_ENTRIES = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.max.entries")
+      .defaultValue(PipelineSpec.DEFAULT_HISTORY_MAX_ENTRIES)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.max.entries")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Most history entries kept; older ones are deleted when a new one is written.");
+
+  public static final ConfigProperty<Long> KAFKA_POLL_TIMEOUT_MS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
+      .defaultValue(PipelineSpec.DEFAULT_KAFKA_POLL_TIMEOUT.toMillis())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint. When no "
+          + "record arrives in time, the source's lag is left out (state UNREADABLE), never guessed.");
+
+  public static final ConfigProperty<Long> KAFKA_METADATA_TIMEOUT_MS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
+      .defaultValue(PipelineSpec.DEFAULT_KAFKA_METADATA_TIMEOUT.toMillis())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Bound of each Kafka metadata request (partitions, beginning and end offsets), so that an "
+          + "unreachable broker delays a commit by seconds, not minutes.");
+
+  public static final ConfigProperty<String> KAFKA_CONSUMER_PROPS_PREFIX = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.props.prefix")
+      .defaultValue(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.props.prefix")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Properties starting with this prefix, prefix removed, override the Kafka consumer "
+          + "properties that the freshness consumer takes from the Streamer (e.g. "
+          + "hoodie.streamer.freshness.kafka.consumer.sasl.jaas.config for a read-only principal, or .group.id). "
+          + "The freshness consumer never uses the Streamer's group.id and never commits offsets.");
+}
