@@ -18,22 +18,15 @@
 
 package org.apache.hudi.utilities.sources;
 
-import org.apache.hudi.utilities.streamer.HoodieStreamer;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.SparkSubmitLauncher;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
-import org.apache.spark.deploy.SparkSubmit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -85,43 +78,14 @@ class TestStreamerThroughSparkSubmit {
   }
 
   private void submit(StreamerJob job, String name) throws Exception {
-    List<String> deployment = Arrays.asList(new String(Files.readAllBytes(
-        Paths.get(System.getProperty("deployment.classpath.file"))), StandardCharsets.UTF_8).trim().split(File.pathSeparator));
-    String utilitiesBundle = deployment.stream().filter(jar -> jar.contains("hudi-utilities-slim-bundle"))
-        .findFirst().orElseThrow(() -> new AssertionError("no utilities bundle in " + deployment));
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    command.addAll(Arrays.asList(System.getProperty("spark.java17.opens").trim().split("\\s+")));
-    command.add("-cp");
-    // Hudi loads the source and transformer through its own class loader: the plugin sits next to it.
-    command.add(System.getProperty("plugin.classes.dir") + File.pathSeparator + String.join(File.pathSeparator, deployment));
-    command.add(SparkSubmit.class.getName());
-    command.addAll(Arrays.asList("--master", "local[2]",
-        "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-        "--conf", "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
-        "--conf", "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
-        "--conf", "spark.ui.enabled=false",
-        "--class", HoodieStreamer.class.getName(),
-        utilitiesBundle));
-    command.addAll(Arrays.asList(job.arguments()));
-
     Path log = dir.resolve(name + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Process process = builder.start();
+    Process process = SparkSubmitLauncher.start(job, log);
     boolean exited = process.waitFor(LAUNCH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     if (!exited) {
       process.destroyForcibly();
     }
-    String output = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
     assertTrue(exited && process.exitValue() == 0,
-        "spark-submit of HoodieStreamer failed; last output:\n" + tail(output));
-  }
-
-  private static String tail(String output) {
-    String[] lines = output.split("\n");
-    return Arrays.stream(lines).skip(Math.max(0, lines.length - 60)).collect(Collectors.joining("\n"));
+        "spark-submit of HoodieStreamer failed; last output:\n" + SparkSubmitLauncher.tail(log, 60));
   }
 
   private static List<String> targetRows(String targetPath) {
