@@ -51,12 +51,12 @@ public final class MetricNames {
   private final String pipelinePrefix;
 
   /**
-   * @param prefix   a reporter-wide prefix (Hudi's {@code hoodie.metrics.reporter.metricsname.prefix}); may be empty
-   * @param pipeline the pipeline's name
+   * @param pipeline the pipeline's name. Hudi's {@code hoodie.metrics.reporter.metricsname.prefix} is not used: it
+   *                 defaults to the table name inside a writer but not elsewhere, and the callback and the reporter
+   *                 must publish the same names.
    */
-  public MetricNames(String prefix, String pipeline) {
-    String root = prefix == null || prefix.isEmpty() ? ROOT : part(prefix) + "." + ROOT;
-    this.pipelinePrefix = root + "." + part(pipeline) + ".";
+  public MetricNames(String pipeline) {
+    this.pipelinePrefix = ROOT + "." + part(pipeline) + ".";
   }
 
   /** A metric of the whole pipeline. */

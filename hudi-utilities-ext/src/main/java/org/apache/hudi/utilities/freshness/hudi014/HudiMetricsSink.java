@@ -45,12 +45,10 @@ public final class HudiMetricsSink implements FreshnessSink {
   private static final ConcurrentMap<String, AtomicLong> FAILURES = new ConcurrentHashMap<>();
 
   private final Metrics metrics;
-  private final String prefix;
   private final boolean reportNow;
 
-  private HudiMetricsSink(Metrics metrics, String prefix, boolean reportNow) {
+  private HudiMetricsSink(Metrics metrics, boolean reportNow) {
     this.metrics = metrics;
-    this.prefix = prefix;
     this.reportNow = reportNow;
   }
 
@@ -64,13 +62,13 @@ public final class HudiMetricsSink implements FreshnessSink {
    */
   public static FreshnessSink of(HoodieWriteConfig config, boolean reportNow) {
     return config.isMetricsOn()
-        ? new HudiMetricsSink(Metrics.getInstance(config), config.getMetricReporterMetricsNamePrefix(), reportNow)
+        ? new HudiMetricsSink(Metrics.getInstance(config), reportNow)
         : NONE;
   }
 
   @Override
   public synchronized void publish(PipelineFreshness freshness) {
-    MetricNames names = new MetricNames(prefix, freshness.pipeline());
+    MetricNames names = new MetricNames(freshness.pipeline());
     Map<String, Double> values = names.values(freshness);
     MetricRegistry registry = metrics.getRegistry();
     String failuresName = names.pipeline(MetricNames.FAILURES_TOTAL);
@@ -83,7 +81,7 @@ public final class HudiMetricsSink implements FreshnessSink {
 
   @Override
   public synchronized void countFailure(String pipeline) {
-    String failuresName = new MetricNames(prefix, pipeline).pipeline(MetricNames.FAILURES_TOTAL);
+    String failuresName = new MetricNames(pipeline).pipeline(MetricNames.FAILURES_TOTAL);
     set(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
     report();
   }

@@ -1,0 +1,95 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The durable history of a pipeline: entries survive, the newest are kept, and a person can read the trend.
+ */
+class TestFreshnessHistory {
+
+  private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+  private static final FreshnessPolicy POLICY = FreshnessPolicy.of(Duration.ofMinutes(60), Duration.ofDays(7));
+
+  @TempDir
+  Path dir;
+
+  private static PipelineFreshness measurementAt(Instant at, long lagMinutes, Observer observer) {
+    return new PipelineFreshness("joined", "/data/joined", observer, at,
+        CheckpointSearch.ofCommit("2026112911000000" + lagMinutes % 10, "orders=1,users=2"), List.of(
+            SourceFreshness.measure("orders", SourceKind.HUDI, "1",
+                QueueHead.waitingSince(at.minus(Duration.ofMinutes(lagMinutes)), 2), at, POLICY),
+            SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
+  }
+
+  @Test
+  void keepsTheNewestEntriesInTimeOrder() throws Exception {
+    FreshnessHistory history = FreshnessHistory.open(dir.resolve("history").toUri().toString(), 3,
+        new Configuration());
+    for (int i = 0; i < 5; i++) {
+      history.append(measurementAt(T0.plus(Duration.ofMinutes(i)), i, i % 2 == 0 ? Observer.CALLBACK
+          : Observer.REPORTER));
+    }
+    List<JsonNode> entries = history.newest(10);
+    assertEquals(List.of(T0.plus(Duration.ofMinutes(2)).toString(), T0.plus(Duration.ofMinutes(3)).toString(),
+        T0.plus(Duration.ofMinutes(4)).toString()),
+        entries.stream().map(entry -> entry.get("measuredAt").asText()).collect(Collectors.toList()));
+    assertEquals(2, history.newest(2).size());
+    JsonNode orders = entries.get(2).get("sources").get(0);
+    assertEquals("WAITING", orders.get("state").asText());
+    assertEquals(240.0, orders.get("lagSeconds").asDouble());
+    assertEquals(2, orders.get("pending").asLong());
+    JsonNode users = entries.get(2).get("sources").get(1);
+    assertEquals("NO_CHECKPOINT", users.get("state").asText());
+    assertFalse(users.has("lagSeconds"));
+  }
+
+  @Test
+  void aMissingHistoryIsEmpty() throws Exception {
+    assertTrue(FreshnessHistory.open(dir.resolve("none").toString(), 3, new Configuration()).newest(5).isEmpty());
+  }
+
+  @Test
+  void printsOneRowPerSourceAndMeasurementWithDashesForUnknownValues() throws Exception {
+    FreshnessHistory history = FreshnessHistory.open(dir.toString(), 10, new Configuration());
+    history.append(measurementAt(T0, 6, Observer.CALLBACK));
+    List<String> lines = HistoryTable.format(history.newest(10)).lines().collect(Collectors.toList());
+    assertEquals(3, lines.size());
+    assertEquals(List.of("measured_at", "pipeline", "observer", "commit", "source", "state", "lag_s", "raw_lag_s",
+        "sla_ratio", "pending"), List.of(lines.get(0).trim().split(" +")));
+    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "orders", "WAITING", "360.0",
+        "360.0", "0.100", "2"), List.of(lines.get(1).trim().split(" +")));
+    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "users", "NO_CHECKPOINT", "-", "-",
+        "-", "-"), List.of(lines.get(2).trim().split(" +")));
+  }
+}
