@@ -165,6 +165,26 @@ class TestMultiTableJobMisconfiguration {
     assertFailsBeforeCommit("hoodie.streamer.source.hudi.orders.num_instants=0 is not a positive whole number");
   }
 
+  @Test
+  void conflictingValuesOfOnePerTableSettingFail() {
+    job.property("hoodie.deltastreamer.source.hudi.users.num_instants", "3")
+        .property("hoodie.streamer.source.hudi.users.num_instants", "4");
+    assertFailsBeforeCommit("Cannot decide between hoodie.streamer.source.hudi.users.num_instants=4 and "
+        + "hoodie.deltastreamer.source.hudi.users.num_instants=3");
+  }
+
+  @Test
+  void legacyCheckpointTableThatIsNotConfiguredFails() {
+    job.property("hoodie.streamer.source.multi.hudi.checkpoint.legacy.table", "payments");
+    assertFailsBeforeCommit("Cannot use 'payments' as the legacy checkpoint table");
+  }
+
+  @Test
+  void resetOfATableThatIsNotConfiguredFails() {
+    job.checkpoint("payments=LATEST");
+    assertFailsBeforeCommit("Cannot reset table 'payments'");
+  }
+
   private void assertFailsBeforeCommit(String... messageFragments) {
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
     String messages = allMessages(failure);

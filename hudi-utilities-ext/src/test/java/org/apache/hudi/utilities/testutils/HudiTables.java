@@ -35,6 +35,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -74,8 +75,15 @@ public final class HudiTables {
    */
   public static String upsert(String path, String tableName, String tableType, String recordKey, StructType schema,
                               Row... rows) {
+    return upsert(path, tableName, tableType, recordKey, schema, Map.of(), rows);
+  }
+
+  /** As {@link #upsert(String, String, String, String, StructType, Row...)}, with more write options. */
+  public static String upsert(String path, String tableName, String tableType, String recordKey, StructType schema,
+                              Map<String, String> writeOptions, Row... rows) {
     Dataset<Row> data = SharedSpark.session().createDataFrame(Arrays.asList(rows), schema);
     data.write().format("hudi")
+        .options(writeOptions)
         .option("hoodie.table.name", tableName)
         .option("hoodie.datasource.write.table.type", tableType)
         .option("hoodie.datasource.write.operation", "upsert")
@@ -99,6 +107,18 @@ public final class HudiTables {
   public static List<String> allInstants(String path) {
     return metaClient(path).getActiveTimeline().getInstantsAsStream()
         .map(HoodieInstant::toString).collect(Collectors.toList());
+  }
+
+  /** How many records the newest completed commit of a table inserted or updated (not the untouched ones rewritten). */
+  public static long recordsWrittenByLastCommit(String path) {
+    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
+    try {
+      HoodieCommitMetadata metadata = HoodieCommitMetadata.fromBytes(
+          commits.getInstantDetails(commits.lastInstant().get()).get(), HoodieCommitMetadata.class);
+      return metadata.fetchTotalInsertRecordsWritten() + metadata.fetchTotalUpdateRecordsWritten();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public static int completedCommits(String path) {

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
@@ -87,6 +88,10 @@ public final class SourceTable {
   }
 
   private static SourceTable from(String table, TypedProperties props) {
+    for (ConfigProperty<?> template : Arrays.asList(TABLE_PATH, TABLE_NUM_INSTANTS, TABLE_MISSING_CHECKPOINT_STRATEGY,
+        TABLE_SKIP_ON_SCHEMA_FAILURE, TABLE_FULL_TABLE_SCAN_FALLBACK, TABLE_PARTITION_FIELDS, TABLE_PARTITION_EXTRACTOR_CLASS)) {
+      checkNoConflictingAlternative(props, forTable(template, table));
+    }
     String pathKey = forTable(TABLE_PATH, table).key();
     String path = getStringWithAltKeys(props, forTable(TABLE_PATH, table), true);
     checkArgument(path != null && !path.trim().isEmpty(),
@@ -113,6 +118,17 @@ public final class SourceTable {
         Boolean.parseBoolean(getRawValueWithAltKeys(props, forTable(TABLE_FULL_TABLE_SCAN_FALLBACK, table))
             .orElse(props.getString(JOB_FULL_TABLE_SCAN_FALLBACK, "false")).toString()), partitionFields,
         getStringWithAltKeys(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table), true));
+  }
+
+  /** A key set under both its streamer and its deltastreamer name, to different values, is a conflict, not a choice. */
+  private static void checkNoConflictingAlternative(TypedProperties props, ConfigProperty<?> property) {
+    Object value = props.get(property.key());
+    for (String alternative : property.getAlternatives()) {
+      Object other = props.get(alternative);
+      checkArgument(value == null || other == null || value.toString().trim().equals(other.toString().trim()),
+          String.format("Cannot decide between %s=%s and %s=%s: they name the same setting. Remove one of them.",
+              property.key(), value, alternative, other));
+    }
   }
 
   private static int parsePositiveInt(String value, String table, String key) {
