@@ -30,11 +30,14 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
@@ -121,6 +124,29 @@ class TestIncrementalTableReader {
     TableBatch skipped = reader(skipping).read(SourceTable.allFrom(skipping).get(0), Optional.empty());
     assertEquals(Optional.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().columns().length);
+  }
+
+  @Test
+  void deletedTableFailsUnlessItSkipsOnSchemaFailure() throws Exception {
+    String path = dir.resolve("gone").toUri().toString();
+    HudiTables.upsert(path, "gone", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.0, 1L));
+    String position = HudiTables.lastCompletedInstant(path).get();
+    try (Stream<Path> files = Files.walk(dir.resolve("gone"))) {
+      files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+    }
+
+    TypedProperties failing = props("gone", path, "READ_LATEST", 5);
+    HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
+        () -> reader(failing).read(SourceTable.allFrom(failing).get(0), Optional.of(position)));
+    assertTrue(failure.getMessage().contains("Cannot read table 'gone'") && failure.getMessage().contains("is not a Hudi table"),
+        failure.getMessage());
+
+    TypedProperties skipping = props("gone", path, "READ_LATEST", 5);
+    skipping.setProperty("hoodie.streamer.source.hudi.gone.skip_on_schema_failure", "true");
+    TableBatch skipped = reader(skipping).read(SourceTable.allFrom(skipping).get(0), Optional.of(position));
+    assertTrue(skipped.skipped());
+    assertEquals(Optional.empty(), skipped.advancedTo());
+    assertEquals(0, skipped.rows().count());
   }
 
   @Test
