@@ -183,15 +183,26 @@ class TestFreshnessEndToEnd {
     stuck.putAll(pipelineValues("orders_users", 1800.0, 0.5, 2));
     assertEquals(stuck, pushgateway.scrape("hudi_freshness_orders_users_"));
 
+    // Searching one commit deep finds no checkpoint: no freshness value, the depth searched is reported.
+    assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString(), "--max-commit-depth", "1"},
+        output(), thirtyMinutesLater, hadoopConf()));
+    JsonNode tooShallow = history(target).get(3);
+    assertEquals(1, tooShallow.get("searchDepth").asInt());
+    assertFalse(tooShallow.has("commit"));
+    assertEquals(List.of("orders:NO_CHECKPOINT", "users:NO_CHECKPOINT"), states(tooShallow));
+    assertEquals(1.0, pushgateway.scrape("hudi_freshness_orders_users_")
+        .get("hudi_freshness_orders_users_checkpoint_search_depth"));
+
     // A person reads the trend without a metrics stack.
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString(), "--history"},
         new PrintStream(printed, true, StandardCharsets.UTF_8), thirtyMinutesLater, hadoopConf()));
     List<String> ordersRows = printed.toString(StandardCharsets.UTF_8).lines()
         .filter(line -> line.contains(" orders_users ") && line.contains(" orders ")).collect(Collectors.toList());
-    assertEquals(3, ordersRows.size(), printed.toString(StandardCharsets.UTF_8));
+    assertEquals(4, ordersRows.size(), printed.toString(StandardCharsets.UTF_8));
     assertTrue(ordersRows.get(0).contains("CALLBACK") && ordersRows.get(0).contains("CAUGHT_UP"), ordersRows.get(0));
     assertTrue(ordersRows.get(2).contains("REPORTER") && ordersRows.get(2).contains("1800.0"), ordersRows.get(2));
+    assertTrue(ordersRows.get(3).contains("NO_CHECKPOINT"), ordersRows.get(3));
   }
 
   @Test
