@@ -102,6 +102,48 @@ class TestExactIncrementalJoin {
     assertEquals(commits, HudiTables.completedCommits(targetPath), "nothing new, no commit");
   }
 
+  /** The recipe, plus deletes of the joined rows that no longer hold: found from PREV and SNAP. */
+  static final String DELETE_AWARE_JOIN_SQL =
+      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
+      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
+      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "-- orders deleted from the source\n"
+      + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true\n"
+      + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id\n"
+      + "UNION ALL\n"
+      + "-- orders changed or added whose user does not exist\n"
+      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
+      + "FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "-- orders of users deleted from the source\n"
+      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
+      + "FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s\n"
+      + "ON p.user_id = s.user_id";
+
+  @Test
+  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted() throws Exception {
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
+    String orders1 = orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
+    String users1 = users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    syncAndAssertJoinAt(orders1, users1);
+
+    // A user is deleted: their orders leave the join.
+    String users2 = HudiTables.delete(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, user("u2", "bob", 2L));
+    syncAndAssertJoinAt(orders1, users2);
+
+    // An order is deleted, another moves to a user that does not exist, a third comes back through a new user.
+    String orders2 = HudiTables.delete(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o1", "u1", 10.0, 3L));
+    String orders3 = orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
+    String users3 = users(user("u3", "carol", 3L));
+    syncAndAssertJoinAt(orders3, users3);
+    assertEquals(List.of("[o4,u3,40.0,carol]"), targetRows());
+    assertTrue(orders2.compareTo(orders3) < 0);
+  }
+
   @Test
   void previousStateSupportsDeltaFormulas() throws Exception {
     orders(order("o1", "u1", 10.0, 1L));
