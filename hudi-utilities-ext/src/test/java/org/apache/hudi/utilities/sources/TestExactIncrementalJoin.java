@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
@@ -57,6 +58,7 @@ class TestExactIncrementalJoin {
   @TempDir
   Path dir;
 
+  private OrdersAndUsers tables;
   private String ordersPath;
   private String usersPath;
   private String targetPath;
@@ -64,33 +66,34 @@ class TestExactIncrementalJoin {
 
   @BeforeEach
   void exactJoinJob() {
-    ordersPath = dir.resolve("orders").toUri().toString();
-    usersPath = dir.resolve("users").toUri().toString();
-    targetPath = dir.resolve("joined").toUri().toString();
-    job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
+    tables = new OrdersAndUsers(dir, "joined");
+    ordersPath = tables.ordersPath;
+    usersPath = tables.usersPath;
+    targetPath = tables.targetPath;
+    job = tables.job()
         .property("hoodie.streamer.source.hudi.users.num_instants", "1")
         .sql(EXACT_JOIN_SQL);
   }
 
   @Test
   void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound() throws Exception {
-    String orders1 = orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
-    String users1 = users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
 
     // Only users advance: a rename reaches the user's existing orders.
-    String users2 = users(user("u1", "alicia", 2L));
+    String users2 = tables.users(user("u1", "alicia", 2L));
     syncAndAssertJoinAt(orders1, users2);
 
     // Only orders advance: an update and a new order join the users as they are.
-    String orders2 = orders(order("o2", "u2", 21.0, 3L), order("o3", "u1", 30.0, 3L));
+    String orders2 = tables.orders(order("o2", "u2", 21.0, 3L), order("o3", "u1", 30.0, 3L));
     syncAndAssertJoinAt(orders2, users2);
 
     // Two users commits, but num_instants=1 reads one: the join stops exactly at that commit, and the new order of
     // the not-yet-read user waits for it.
-    String users3 = users(user("u2", "robert", 4L));
-    String users4 = users(user("u3", "carol", 4L));
-    String orders3 = orders(order("o4", "u3", 40.0, 4L));
+    String users3 = tables.users(user("u2", "robert", 4L));
+    String users4 = tables.users(user("u3", "carol", 4L));
+    String orders3 = tables.orders(order("o4", "u3", 40.0, 4L));
     syncAndAssertJoinAt(orders3, users3);
     assertTrue(targetRows().stream().noneMatch(row -> row.startsWith("[o4,")), "o4 waits for carol");
 
@@ -126,8 +129,8 @@ class TestExactIncrementalJoin {
   @Test
   void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted() throws Exception {
     job.property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
-    String orders1 = orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
-    String users1 = users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
 
     // A user is deleted: their orders leave the join.
@@ -137,8 +140,8 @@ class TestExactIncrementalJoin {
     // An order is deleted, another moves to a user that does not exist, a third comes back through a new user.
     String orders2 = HudiTables.delete(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
         order("o1", "u1", 10.0, 3L));
-    String orders3 = orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
-    String users3 = users(user("u3", "carol", 3L));
+    String orders3 = tables.orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
+    String users3 = tables.users(user("u3", "carol", 3L));
     syncAndAssertJoinAt(orders3, users3);
     assertEquals(List.of("[o4,u3,40.0,carol]"), targetRows());
     assertTrue(orders2.compareTo(orders3) < 0);
@@ -146,10 +149,10 @@ class TestExactIncrementalJoin {
 
   @Test
   void previousStateSupportsDeltaFormulas() throws Exception {
-    orders(order("o1", "u1", 10.0, 1L));
-    users(user("u1", "alice", 1L));
+    tables.orders(order("o1", "u1", 10.0, 1L));
+    tables.users(user("u1", "alice", 1L));
     job.sql("SELECT order_id, user_id, amount, 'first' AS user_name, ts FROM <SNAP:orders>").syncInProcess();
-    String orders2 = orders(order("o1", "u1", 15.0, 2L), order("o2", "u1", 20.0, 2L));
+    String orders2 = tables.orders(order("o1", "u1", 15.0, 2L), order("o2", "u1", 20.0, 2L));
     // Rows whose amount changed since the previous checkpoint, using PREV: o1 changed, o2 is new.
     job.sql("SELECT n.order_id, n.user_id, n.amount, coalesce(concat('was ', cast(p.amount AS string)), 'new') AS "
         + "user_name, n.ts FROM <SRC:orders> n LEFT JOIN <PREV:orders> p ON n.order_id = p.order_id").syncInProcess();
@@ -159,8 +162,8 @@ class TestExactIncrementalJoin {
 
   @Test
   void snapshotOfATableNotInTheListFailsBeforeCommit() throws Exception {
-    orders(order("o1", "u1", 10.0, 1L));
-    users(user("u1", "alice", 1L));
+    tables.orders(order("o1", "u1", 10.0, 1L));
+    tables.users(user("u1", "alice", 1L));
     job.sql("SELECT o.* FROM <SRC:orders> o JOIN <SNAP:payments> p ON o.order_id = p.order_id");
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
@@ -181,14 +184,6 @@ class TestExactIncrementalJoin {
     List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
         + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
     assertEquals(expected, targetRows());
-  }
-
-  private String orders(Row... rows) {
-    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
-  }
-
-  private String users(Row... rows) {
-    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, rows);
   }
 
   private List<String> targetRows() {
