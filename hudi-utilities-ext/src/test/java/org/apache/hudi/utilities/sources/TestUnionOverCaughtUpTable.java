@@ -39,14 +39,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * A table with nothing new must not change what the other tables' rows look like: a batch's SQL gives the same rows
  * for the tables that advanced whether or not another table is caught up.
  *
- * <p>Found by {@link TestMultiTableCrashSafety}. The shape that breaks: a UNION ALL whose first branch reads the
- * caught-up table, and a later branch that selects one column twice ({@code user_id AS k, user_id}). The caught-up
- * table's dataset is provably empty ({@code where(false)}), the carrier's union, structs and tag filter are optimized
- * away, and Spark 3.4.1 then removes the alias that kept the duplicated column unique in the branch that becomes the
- * union's first child (the SPARK-39887 family: duplicate attribute ids in a Union's first child). Every column bound
- * to the duplicated attribute then reads the first copy, in every branch: here the joined rows get the order id as
- * their user id. Excluding {@code org.apache.spark.sql.catalyst.optimizer.RemoveRedundantAliases}
- * ({@code spark.sql.optimizer.excludedRules}) avoids it.
+ * <p>Found by {@link TestMultiTableCrashSafety}. The shape that broke: a UNION ALL whose first branch reads the
+ * caught-up table, and a later branch that selects one column twice ({@code user_id AS k, user_id}). When the
+ * caught-up table's dataset was provably empty ({@code where(false)}), Spark 3.4.1 pruned that branch and then removed
+ * the alias that kept the duplicated column unique in the branch that became the union's first child (the SPARK-39887
+ * family), so the joined rows got the order id as their user id. A caught-up table's dataset is now backed by an empty
+ * RDD, which the optimizer cannot prove empty.
  */
 class TestUnionOverCaughtUpTable {
 
