@@ -81,6 +81,7 @@ class TestUnionOverCaughtUpTable {
 
   private static List<String> targetRows(String targetPath) {
     return SharedSpark.session().read().format("hudi").load(targetPath)
-        .selectExpr("rk", "k", "user_id", "user_name", "ts").collectAsList().stream().map(Object::toString).sorted().collect(Collectors.toList());
+        .selectExpr("rk", "k", "user_id", "user_name", "ts").collectAsList().stream().map(Object::toString).sorted()
+        .collect(Collectors.toList());
   }
 }
