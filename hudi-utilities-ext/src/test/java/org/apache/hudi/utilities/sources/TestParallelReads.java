@@ -26,7 +26,7 @@ import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,21 +50,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TestParallelReads {
 
   @TempDir
-  Path dir;
+  static Path dir;
 
-  private String ordersPath;
-  private String usersPath;
-  private String itemsPath;
-  private String o3;
-  private String u2;
-  private String i1;
+  private static String ordersPath;
+  private static String usersPath;
+  private static String itemsPath;
+  private static String o3;
+  private static String u2;
+  private static String i1;
 
   /**
    * orders: o1 o2 o3, read incrementally 2 commits per batch from its first commit; users: u1 u2, from the start by a
-   * snapshot read; items: i1, from its latest commit. Commit order: o1 u1 o2 i1 u2 o3.
+   * snapshot read; items: i1, from its latest commit. Commit order: o1 u1 o2 i1 u2 o3. Tests only read them.
    */
-  @BeforeEach
-  void tables() {
+  @BeforeAll
+  static void tables() {
     ordersPath = dir.resolve("orders").toUri().toString();
     usersPath = dir.resolve("users").toUri().toString();
     itemsPath = dir.resolve("items").toUri().toString();
@@ -105,12 +105,12 @@ class TestParallelReads {
 
   @Test
   void aTableThatCannotBeReadFailsTheBatchAsItDoesSequentially() throws Exception {
-    itemsPath = Files.createDirectories(dir.resolve("not_a_table")).toUri().toString();
+    String notATable = Files.createDirectories(dir.resolve("not_a_table")).toUri().toString();
 
     String sequential = assertThrows(HoodieReadFromSourceException.class,
-        () -> FetchedBatch.fetch(source(1, "NONE"), "")).getMessage();
+        () -> FetchedBatch.fetch(source(1, "NONE", notATable), "")).getMessage();
     String parallel = assertThrows(HoodieReadFromSourceException.class,
-        () -> FetchedBatch.fetch(source(3, "NONE"), "")).getMessage();
+        () -> FetchedBatch.fetch(source(3, "NONE", notATable), "")).getMessage();
 
     assertEquals(sequential, parallel);
     assertTrue(parallel.startsWith("Cannot read table 'items'"), parallel);
@@ -132,9 +132,13 @@ class TestParallelReads {
     throw new AssertionError("never caught up: " + batches);
   }
 
-  private HoodieIncrMultiSource source(int parallelism, String alignment) {
+  private static HoodieIncrMultiSource source(int parallelism, String alignment) {
+    return source(parallelism, alignment, itemsPath);
+  }
+
+  private static HoodieIncrMultiSource source(int parallelism, String alignment, String itemsPath) {
     TypedProperties props = new TypedProperties();
-    props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders,users,items");
+    props.setProperty("hoodie.streamer.source.multi.hudi.tables", "items,orders,users");
     props.setProperty("hoodie.streamer.source.multi.hudi.read.parallelism", String.valueOf(parallelism));
     props.setProperty("hoodie.streamer.source.multi.hudi.alignment", alignment);
     props.setProperty("hoodie.streamer.source.multi.hudi.alignment.idle.timeout.ms", "0");
@@ -146,11 +150,11 @@ class TestParallelReads {
     return new HoodieIncrMultiSource(props, SharedSpark.jsc(), SharedSpark.session(), null);
   }
 
-  private String orders(Row... rows) {
+  private static String orders(Row... rows) {
     return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
   }
 
-  private String users(Row... rows) {
+  private static String users(Row... rows) {
     return HudiTables.upsert(usersPath, "users", "COPY_ON_WRITE", "user_id", USERS, rows);
   }
 }

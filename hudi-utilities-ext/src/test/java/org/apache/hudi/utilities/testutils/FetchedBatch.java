@@ -29,6 +29,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +43,7 @@ import static org.apache.spark.sql.functions.lit;
 
 /**
  * What one fetch of {@code HoodieIncrMultiSource} returned, reduced to comparable values: the next checkpoint, the
- * rows read from each table ({@code <table>:<key>:<ts>}, sorted; the key is the table's first column) and the
+ * rows read from each table ({@code <table>:<key>:<ts>}, sorted; the key is the table's first data column) and the
  * carrier manifest's next positions.
  */
 public final class FetchedBatch {
@@ -71,8 +72,9 @@ public final class FetchedBatch {
     for (int i = 0; i < manifest.tables().size(); i++) {
       String table = manifest.tables().get(i);
       Dataset<Row> dataset = split.datasets().get(i);
-      if (dataset.columns().length > 0) {
-        dataset.select(concat(lit(table + ":"), col(dataset.columns()[0]), lit(":"), col("ts"))).collectAsList()
+      Optional<String> key = Arrays.stream(dataset.columns()).filter(column -> !column.startsWith("_hoodie")).findFirst();
+      if (key.isPresent()) {
+        dataset.select(concat(lit(table + ":"), col(key.get()), lit(":"), col("ts"))).collectAsList()
             .forEach(row -> rows.add(row.getString(0)));
       }
       manifest.nextPosition(table).ifPresent(position -> nextPositions.put(table, position));
