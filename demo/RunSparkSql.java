@@ -77,10 +77,12 @@ public class RunSparkSql {
     }
 
     SparkSession spark = null;
+    String failing = null;
     int status = 0;
     try {
       spark = session(variables.get("DEMO_DIR"));
       for (String statement : statements) {
+        failing = statement;
         String code = withoutLeadingComments(statement);
         System.out.println("spark-sql> " + abbreviate(code));
         Dataset<Row> result = spark.sql(statement);
@@ -89,8 +91,9 @@ public class RunSparkSql {
         }
       }
     } catch (Throwable e) {
-      System.err.println("FAILED in " + file + ": " + e);
       e.printStackTrace();
+      System.err.println("FAILED: " + file + (failing == null ? "" : ", statement: " + abbreviate(
+          withoutLeadingComments(failing))));
       status = 1;
     } finally {
       if (spark != null) {

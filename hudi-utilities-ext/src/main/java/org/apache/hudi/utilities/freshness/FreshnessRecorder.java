@@ -53,7 +53,8 @@ public final class FreshnessRecorder {
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         found.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),
-        freshness.maxSlaRatio(), freshness.sources());
+        freshness.maxSlaRatio().isPresent() ? String.format("%.3f", freshness.maxSlaRatio().getAsDouble()) : "unknown",
+        freshness.sources());
     return freshness;
   }
 }

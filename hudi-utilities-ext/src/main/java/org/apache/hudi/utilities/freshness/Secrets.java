@@ -30,8 +30,9 @@ public final class Secrets {
 
   static final String REDACTED = "[redacted]";
 
+  /** Hudi's own filter (hoodie.sensitive.config.keys: ssl, tls, sasl, auth, credentials) and common secret words. */
   private static final String[] SECRET_KEY_PARTS = {
-      "password", "jaas", "secret", "token", "credential", "ssl.key", "keystore.key", "keystore.certificate"};
+      "ssl", "tls", "sasl", "auth", "credential", "password", "jaas", "secret", "token"};
 
   private Secrets() {
   }

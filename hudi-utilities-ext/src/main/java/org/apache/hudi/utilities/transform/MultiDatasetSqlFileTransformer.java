@@ -27,6 +27,8 @@ import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
 import org.apache.hudi.utilities.transform.sql.SqlStatements;
 import org.apache.hudi.utilities.transform.sql.TemporaryView;
 
@@ -43,8 +45,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -57,11 +61,14 @@ import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
  * {@link SqlFileBasedTransformer}, and a drop-in replacement for it (same key {@code hoodie.streamer.transformer.sql.file},
  * same results for a single dataset).
  *
- * <p>The file references the datasets through the placeholders of {@link SourcePlaceholders}: {@code <SRC_0>},
- * {@code <SRC_1>}, ..., {@code <SRC:table>}, and {@code <SRC>} for the first. It may hold several statements separated
- * by {@code ;}; the result of the last one is written. Each dataset is registered as a temp view with a name unique to
- * the batch. Those views, and every temp view the file creates ({@code CREATE [OR REPLACE] TEMPORARY VIEW},
- * {@code CACHE TABLE}), are dropped when the batch is done, whether it succeeded or not.
+ * <p>The file references the datasets through the placeholders of {@link SourcePlaceholders}: the rows read as
+ * {@code <SRC_0>}, {@code <SRC_1>}, ..., {@code <SRC:table>} ({@code <SRC>} for the first), and each table's full state
+ * as of the position this batch commits ({@code <SNAP_i>}, {@code <SNAP:table>}) or the position before it
+ * ({@code <PREV_i>}, {@code <PREV:table>}), read with Hudi time travel at exactly those instants. Only what the file
+ * references is registered, each as a temp view with a name unique to the batch. It may hold several statements
+ * separated by {@code ;}; the result of the last one is written. The registered views, and every temp view the file
+ * creates ({@code CREATE [OR REPLACE] TEMPORARY VIEW}, {@code CACHE TABLE ... AS}), are dropped when the batch is done,
+ * whether it succeeded or not.
  *
  * <p>The file is read and every placeholder is checked before any statement runs.
  */
@@ -89,29 +96,31 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       throw new HoodieTransformException("Cannot run " + getClass().getSimpleName() + ": "
           + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + " is not set (set it to the path of the SQL file)");
     }
-    String batchId = UUID.randomUUID().toString().replace("-", "_");
-    List<String> views = new ArrayList<>();
-    for (int i = 0; i < datasets.size(); i++) {
-      views.add(VIEW_PREFIX + batchId + "_" + i);
-    }
-    SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), views);
     String sql = readSql(jsc, sqlFile);
     batch.manifest().ifPresent(manifest -> checkPositionalBindingsUnchanged(sql, sqlFile, manifest));
-    List<String> statements = new ArrayList<>();
-    for (String statement : SqlStatements.split(sql)) {
-      statements.add(placeholders.bind(statement));
-    }
+    SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), datasets.size());
+    List<String> statements = SqlStatements.split(sql);
     if (statements.isEmpty()) {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
     }
+    // Everything the SQL references is resolved before any statement runs: a bad placeholder commits nothing.
+    Map<Reference, Dataset<Row>> inputs = new LinkedHashMap<>();
+    for (String statement : statements) {
+      for (Reference reference : placeholders.referencesIn(statement)) {
+        inputs.computeIfAbsent(reference, ref -> input(sparkSession, batch, ref, properties));
+      }
+    }
+    String batchId = UUID.randomUUID().toString().replace("-", "_");
+    Map<Reference, String> views = new LinkedHashMap<>();
+    inputs.keySet().forEach(reference -> views.put(reference, viewName(batchId, reference)));
+    List<String> boundStatements = new ArrayList<>();
+    statements.forEach(statement -> boundStatements.add(placeholders.bind(statement, views::get)));
 
     Set<TemporaryView> createdViews = new LinkedHashSet<>();
     try {
-      for (int i = 0; i < datasets.size(); i++) {
-        datasets.get(i).createOrReplaceTempView(views.get(i));
-      }
+      inputs.forEach((reference, input) -> input.createOrReplaceTempView(views.get(reference)));
       Dataset<Row> result = null;
-      for (String statement : statements) {
+      for (String statement : boundStatements) {
         LOG.info("Running SQL transformation statement: {}", statement);
         result = sparkSession.sql(statement);
         // Recorded once created: a failed CREATE must not drop a view of the same name that the file did not make.
@@ -119,7 +128,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       }
       return result;
     } finally {
-      views.forEach(view -> sparkSession.catalog().dropTempView(view));
+      views.values().forEach(view -> sparkSession.catalog().dropTempView(view));
       for (TemporaryView view : createdViews) {
         if (view.isGlobal()) {
           sparkSession.catalog().dropGlobalTempView(view.name());
@@ -128,6 +137,34 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         }
       }
     }
+  }
+
+  private static String viewName(String batchId, Reference reference) {
+    return VIEW_PREFIX + batchId + "_" + (reference.kind() == Kind.SRC ? "" : reference.kind() + "_") + reference.index();
+  }
+
+  private static Dataset<Row> input(SparkSession spark, MultiDatasetBatch batch, Reference reference,
+                                    TypedProperties properties) {
+    Dataset<Row> rowsRead = batch.datasets().get(reference.index());
+    if (reference.kind() == Kind.SRC) {
+      return rowsRead;
+    }
+    CarrierManifest manifest = batch.manifest().orElseThrow(() -> new HoodieTransformPlanException(String.format(
+        "Cannot bind <%s_%d>: table snapshots need the positions of a HoodieIncrMultiSource batch, and these datasets "
+            + "did not come from one", reference.kind(), reference.index())));
+    String table = manifest.tables().get(reference.index());
+    Optional<String> position = reference.kind() == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
+    return TableSnapshot.asOf(spark, table, tablePath(properties, table), position, rowsRead);
+  }
+
+  private static String tablePath(TypedProperties properties, String table) {
+    String path = getStringWithAltKeys(properties,
+        HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table), true);
+    if (path == null) {
+      throw new HoodieTransformPlanException(String.format("Cannot read a snapshot of table '%s': %s is not set", table,
+          HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table).key()));
+    }
+    return path;
   }
 
   /** Positional placeholders bind by list position: a reordered table list would silently swap their tables. */

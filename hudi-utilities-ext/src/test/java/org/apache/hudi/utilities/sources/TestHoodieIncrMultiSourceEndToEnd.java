@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
@@ -35,8 +36,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,6 +53,7 @@ class TestHoodieIncrMultiSourceEndToEnd {
   @TempDir
   Path dir;
 
+  private OrdersAndUsers tables;
   private String ordersPath;
   private String usersPath;
   private String targetPath;
@@ -61,10 +61,11 @@ class TestHoodieIncrMultiSourceEndToEnd {
 
   @BeforeEach
   void createJob() {
-    ordersPath = dir.resolve("orders").toUri().toString();
-    usersPath = dir.resolve("users").toUri().toString();
-    targetPath = dir.resolve("joined").toUri().toString();
-    job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
+    tables = new OrdersAndUsers(dir, "joined");
+    ordersPath = tables.ordersPath;
+    usersPath = tables.usersPath;
+    targetPath = tables.targetPath;
+    job = tables.job()
         .sql(deltaJoinSql());
   }
 
@@ -86,14 +87,14 @@ class TestHoodieIncrMultiSourceEndToEnd {
   @Test
   void joinsIncrementalChangesOfBothTablesRoundAfterRound() throws Exception {
     // Round 1: both tables new.
-    String orders1 = upsertOrders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u1", 30.0, 1L));
-    String users1 = upsertUsers(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u1", 30.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders1, users1);
     assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
 
     // Round 2: only orders advanced; users is empty but keeps its columns, and new orders still find their user.
-    String orders2 = upsertOrders(order("o4", "u2", 40.0, 2L), order("o1", "u1", 11.0, 2L));
+    String orders2 = tables.orders(order("o4", "u2", 40.0, 2L), order("o1", "u1", 11.0, 2L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders2, users1);
     assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
@@ -105,8 +106,8 @@ class TestHoodieIncrMultiSourceEndToEnd {
     assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
 
     // Round 4: both advance; a renamed user reaches its old orders, a new user its new order.
-    String orders3 = upsertOrders(order("o5", "u3", 50.0, 3L));
-    String users2 = upsertUsers(user("u1", "alicia", 3L), user("u3", "carol", 3L));
+    String orders3 = tables.orders(order("o5", "u3", 50.0, 3L));
+    String users2 = tables.users(user("u1", "alicia", 3L), user("u3", "carol", 3L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders3, users2);
     assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(targetPath));
@@ -115,8 +116,8 @@ class TestHoodieIncrMultiSourceEndToEnd {
 
   @Test
   void stockTransformersMayFollowTheMultiDatasetTransformerInAChain() throws Exception {
-    String orders1 = upsertOrders(order("o1", "u1", 10.0, 1L));
-    String users1 = upsertUsers(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.transformers(MultiDatasetSqlFileTransformer.class.getName(), SqlQueryBasedTransformer.class.getName())
         .property("hoodie.streamer.transformer.sql",
             "SELECT order_id, user_id, amount, upper(user_name) AS user_name, ts FROM <SRC>");
@@ -127,8 +128,8 @@ class TestHoodieIncrMultiSourceEndToEnd {
 
   @Test
   void worksWithFieldNameSanitizationOn() throws Exception {
-    String orders1 = upsertOrders(order("o1", "u1", 10.0, 1L));
-    String users1 = upsertUsers(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.property("hoodie.streamer.source.sanitize.invalid.schema.field.names", "true");
     job.syncInProcess();
     assertTargetIsJoinAt(orders1, users1);
@@ -136,9 +137,9 @@ class TestHoodieIncrMultiSourceEndToEnd {
 
   @Test
   void legacyBareCheckpointBecomesThePositionOfTheLegacyTable() throws Exception {
-    String orders1 = upsertOrders(order("o1", "u1", 10.0, 1L));
-    String orders2 = upsertOrders(order("o2", "u1", 20.0, 2L));
-    String users1 = upsertUsers(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L));
+    String orders2 = tables.orders(order("o2", "u1", 20.0, 2L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     // As if upgrading a HoodieIncrSource job on orders that had consumed orders1.
     job.checkpoint(orders1)
         .sql("SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts FROM <SRC:orders> o "
@@ -146,14 +147,6 @@ class TestHoodieIncrMultiSourceEndToEnd {
     job.syncInProcess();
     assertEquals(List.of("[o2,u1,20.0,alice,2]"), targetRows());
     assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
-  }
-
-  private String upsertOrders(Row... rows) {
-    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
-  }
-
-  private String upsertUsers(Row... rows) {
-    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, rows);
   }
 
   /** The target equals the join of the sources read as of the given instants (Hudi time travel). */

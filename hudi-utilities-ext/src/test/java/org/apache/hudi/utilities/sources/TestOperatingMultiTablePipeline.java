@@ -23,10 +23,10 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metrics.Metrics;
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +41,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -66,6 +65,7 @@ class TestOperatingMultiTablePipeline {
   @TempDir
   Path dir;
 
+  private OrdersAndUsers tables;
   private String ordersPath;
   private String usersPath;
   private String targetPath;
@@ -73,29 +73,30 @@ class TestOperatingMultiTablePipeline {
 
   @BeforeEach
   void readLogJob() {
-    ordersPath = dir.resolve("orders").toUri().toString();
-    usersPath = dir.resolve("users").toUri().toString();
-    targetPath = dir.resolve("read_log").toUri().toString();
-    job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
+    tables = new OrdersAndUsers(dir, "read_log");
+    ordersPath = tables.ordersPath;
+    usersPath = tables.usersPath;
+    targetPath = tables.targetPath;
+    job = tables.job()
         .property("hoodie.datasource.write.recordkey.field", "read_id")
         .sql(READ_LOG_SQL);
   }
 
   @Test
   void partialOverrideMovesOnlyTheNamedTableAndAppliesOnce() throws Exception {
-    String orders1 = orders(order("o1", "u1", 1.0, 1L));
-    String users1 = users(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
     assertCheckpoint("orders=" + orders1 + ",users=" + users1);
 
-    String orders2 = orders(order("o2", "u1", 2.0, 2L));
-    String users2 = users(user("u1", "alicia", 2L));
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
+    String users2 = tables.users(user("u1", "alicia", 2L));
     job.checkpoint("users=LATEST").syncInProcess();
     assertEquals(List.of("orders:o1:1", "orders:o2:2", "users:u1:1"), readLog(), "users skipped to latest, orders went on");
     assertCheckpoint("orders=" + orders2 + ",users=" + users2);
 
-    String orders3 = orders(order("o3", "u1", 3.0, 3L));
-    String users3 = users(user("u2", "bob", 3L));
+    String orders3 = tables.orders(order("o3", "u1", 3.0, 3L));
+    String users3 = tables.users(user("u2", "bob", 3L));
     job.syncInProcess(); // the same --checkpoint is still on the command line: it was applied once already
     assertEquals(List.of("orders:o1:1", "orders:o2:2", "orders:o3:3", "users:u1:1", "users:u2:3"), readLog());
     assertCheckpoint("orders=" + orders3 + ",users=" + users3);
@@ -103,9 +104,9 @@ class TestOperatingMultiTablePipeline {
 
   @Test
   void earliestReReadsOneTableAndABareInstantKeepsTheOtherTablesInPlace() throws Exception {
-    orders(order("o1", "u1", 1.0, 1L));
-    String orders2 = orders(order("o2", "u1", 2.0, 2L));
-    String users1 = users(user("u1", "alice", 1L));
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
     String settled = "orders=" + orders2 + ",users=" + users1;
     assertCheckpoint(settled);
@@ -126,8 +127,8 @@ class TestOperatingMultiTablePipeline {
   @Test
   void addedTableStartsFromItsStrategyRemovedTableIsDroppedAndReAddedFresh() throws Exception {
     String itemsPath = dir.resolve("items").toUri().toString();
-    String orders1 = orders(order("o1", "u1", 1.0, 1L));
-    users(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
     String items1 = HudiTables.upsert(itemsPath, "items", "COPY_ON_WRITE", "order_id", ORDERS, order("i1", "u1", 1.0, 1L));
     job.syncInProcess();
 
@@ -145,7 +146,7 @@ class TestOperatingMultiTablePipeline {
     job.syncInProcess(); // nothing new to read, but the removal is committed
     assertCheckpoint("items=" + items1 + ",orders=" + orders1 + ",@order=orders|items");
 
-    String users2 = users(user("u2", "bob", 2L));
+    String users2 = tables.users(user("u2", "bob", 2L));
     job.property("hoodie.streamer.source.multi.hudi.tables", "orders,items,users").sql(READ_LOG_SQL + ITEMS_BRANCH);
     job.syncInProcess();
     assertEquals(2, HudiTables.recordsWrittenByLastCommit(targetPath), "re-added users is read from the start again");
@@ -157,10 +158,10 @@ class TestOperatingMultiTablePipeline {
   void positionalSqlFailsBeforeCommitWhenTheTablesAreReordered() throws Exception {
     String positional = "SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC_0>\n"
         + "UNION ALL SELECT concat('users:', user_id, ':', ts) AS read_id, ts FROM <SRC_1>";
-    orders(order("o1", "u1", 1.0, 1L));
-    String users1 = users(user("u1", "alice", 1L));
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.sql(positional).syncInProcess();
-    String orders2 = orders(order("o2", "u1", 2.0, 2L));
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
     List<String> timeline = HudiTables.allInstants(targetPath);
 
     job.property("hoodie.streamer.source.multi.hudi.tables", "users,orders");
@@ -172,7 +173,7 @@ class TestOperatingMultiTablePipeline {
 
     job.sql(READ_LOG_SQL).syncInProcess();
     assertCheckpoint("orders=" + orders2 + ",users=" + users1 + ",@order=users|orders");
-    String orders3 = orders(order("o3", "u1", 3.0, 3L));
+    String orders3 = tables.orders(order("o3", "u1", 3.0, 3L));
     job.sql("SELECT concat('users:', user_id, ':', ts) AS read_id, ts FROM <SRC_0>\n"
         + "UNION ALL SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC_1>").syncInProcess();
     assertEquals(List.of("orders:o1:1", "orders:o2:2", "orders:o3:3", "users:u1:1"), readLog());
@@ -181,8 +182,8 @@ class TestOperatingMultiTablePipeline {
 
   @Test
   void lenientParsingNeverLetsATableSilentlyStartOver() throws Exception {
-    orders(order("o1", "u1", 1.0, 1L));
-    String users1 = users(user("u1", "alice", 1L));
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.property("hoodie.streamer.source.multi.hudi.checkpoint.lenient", "true")
         .property("hoodie.metrics.on", "true")
         .property("hoodie.metrics.reporter.type", "INMEMORY")
@@ -202,16 +203,16 @@ class TestOperatingMultiTablePipeline {
 
   @Test
   void hollowCommitHoldsBackOnlyItsOwnTable() throws Exception {
-    String orders1 = orders(order("o1", "u1", 1.0, 1L));
-    users(user("u1", "alice", 1L));
+    String orders1 = tables.orders(order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
-    String orders2 = orders(order("o2", "u1", 2.0, 2L));
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
     // Another writer started before orders2 and has not finished: a hole in the orders timeline.
     String hole = String.valueOf(Long.parseLong(orders1) + 1);
     File metaFolder = Paths.get(dir.resolve("orders").toString(), HoodieTableMetaClient.METAFOLDER_NAME).toFile();
     Path requested = Files.createFile(metaFolder.toPath().resolve(hole + HoodieTimeline.REQUESTED_COMMIT_EXTENSION));
     Path inflight = Files.createFile(metaFolder.toPath().resolve(hole + HoodieTimeline.INFLIGHT_EXTENSION));
-    String users2 = users(user("u1", "alicia", 2L));
+    String users2 = tables.users(user("u1", "alicia", 2L));
 
     job.syncInProcess();
     assertEquals(List.of("orders:o1:1", "users:u1:1", "users:u1:2"), readLog(), "orders waits at the hole, users goes on");
@@ -235,7 +236,7 @@ class TestOperatingMultiTablePipeline {
       last = HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, archiveEagerly,
           order("o" + i, "u1", i, i));
     }
-    String users1 = users(user("u1", "alice", 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     assertFalse(HudiTables.allInstants(ordersPath).stream().anyMatch(instant -> instant.contains(first)),
         "precondition: the first orders commit is archived");
     job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_LATEST")
@@ -251,14 +252,6 @@ class TestOperatingMultiTablePipeline {
     assertEquals(List.of("orders:o2:2", "orders:o3:3", "orders:o4:4", "orders:o5:5", "orders:o6:6", "orders:o7:7"),
         readLog());
     assertCheckpoint("orders=" + last + ",users=" + users1);
-  }
-
-  private String orders(Row... rows) {
-    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
-  }
-
-  private String users(Row... rows) {
-    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, rows);
   }
 
   private void assertCheckpoint(String expected) {

@@ -83,7 +83,6 @@ public final class HudiTables {
                               Map<String, String> writeOptions, Row... rows) {
     Dataset<Row> data = SharedSpark.session().createDataFrame(Arrays.asList(rows), schema);
     data.write().format("hudi")
-        .options(writeOptions)
         .option("hoodie.table.name", tableName)
         .option("hoodie.datasource.write.table.type", tableType)
         .option("hoodie.datasource.write.operation", "upsert")
@@ -93,9 +92,21 @@ public final class HudiTables {
         .option("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName())
         .option("hoodie.upsert.shuffle.parallelism", "2")
         .option("hoodie.insert.shuffle.parallelism", "2")
+        .options(writeOptions)
         .mode(SaveMode.Append)
         .save(path);
     return lastCompletedInstant(path).orElseThrow(() -> new IllegalStateException("no commit in " + path));
+  }
+
+  /**
+   * Deletes the rows with the given keys.
+   *
+   * @return the instant of the commit just written
+   */
+  public static String delete(String path, String tableName, String tableType, String recordKey, StructType schema,
+                              Row... rows) {
+    return upsert(path, tableName, tableType, recordKey, schema, Map.of("hoodie.datasource.write.operation", "delete"),
+        rows);
   }
 
   public static Optional<String> lastCompletedInstant(String path) {

@@ -98,14 +98,14 @@ public final class StreamerPipelineSpec {
             + Arrays.toString(PipelineMode.values()));
     PipelineMode mode = PipelineMode.valueOf(modeName);
     Duration sla = containsConfigProperty(props, SLA_MINUTES)
-        ? Duration.ofMinutes(positive(props, SLA_MINUTES.key(), getStringWithAltKeys(props, SLA_MINUTES)))
+        ? Duration.ofMinutes(positive(SLA_MINUTES.key(), getStringWithAltKeys(props, SLA_MINUTES)))
         : mode.defaultSla();
-    Duration cap = Duration.ofMinutes(positive(props, LAG_CAP_MINUTES.key(),
+    Duration cap = Duration.ofMinutes(positive(LAG_CAP_MINUTES.key(),
         String.valueOf(getLongWithAltKeys(props, LAG_CAP_MINUTES))));
     return FreshnessPolicy.of(sla, cap);
   }
 
-  private static long positive(TypedProperties props, String key, String value) {
+  private static long positive(String key, String value) {
     long minutes;
     try {
       minutes = Long.parseLong(value.trim());

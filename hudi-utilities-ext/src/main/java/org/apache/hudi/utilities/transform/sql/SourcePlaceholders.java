@@ -19,50 +19,64 @@
 package org.apache.hudi.utilities.transform.sql;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Binds the source placeholders of a SQL text to the temp views that hold the datasets of a batch.
+ * The placeholders a SQL text uses to reference the datasets of a batch, and their binding to temp views.
  *
  * <ul>
- *   <li>{@code <SRC_i>}: the i-th dataset, counting from 0 in the order of the configured tables;</li>
- *   <li>{@code <SRC:name>}: the dataset of the table named {@code name}, so that reordering the table list cannot
- *   silently rebind the SQL;</li>
- *   <li>{@code <SRC>}: the first dataset, as in the stock SQL transformers.</li>
+ *   <li>{@code <SRC_i>} / {@code <SRC:name>}: the rows read from table i (from 0, in the order of the configured
+ *   tables) or from the table named {@code name}; {@code <SRC>} is the first;</li>
+ *   <li>{@code <SNAP_i>} / {@code <SNAP:name>}: the table's full state as of the position this batch commits for it;</li>
+ *   <li>{@code <PREV_i>} / {@code <PREV:name>}: the table's full state as of the position before this batch.</li>
  * </ul>
+ * Names keep the SQL bound to the right table when the table list is reordered.
  *
  * <p>Every placeholder is checked before anything is bound: an index without a dataset, an unknown name or any other
- * {@code <SRC...>} form fails, listing what can be referenced.
+ * {@code <SRC...>}, {@code <SNAP...>} or {@code <PREV...>} form fails, listing what can be referenced.
  */
 public final class SourcePlaceholders {
 
-  private static final Pattern ANY_PLACEHOLDER = Pattern.compile("<SRC([^<>]*)>");
+  /** What a placeholder stands for. */
+  public enum Kind {
+    /** The rows the batch read. */
+    SRC,
+    /** The table as of the position the batch commits. */
+    SNAP,
+    /** The table as of the position before the batch. */
+    PREV
+  }
+
+  private static final Pattern ANY_PLACEHOLDER = Pattern.compile("<(SRC|SNAP|PREV)([^<>]*)>");
   private static final Pattern INDEX = Pattern.compile("_(\\d+)");
   private static final Pattern NAME = Pattern.compile(":(.+)");
 
   private final List<String> tableNames;
-  private final List<String> viewNames;
+  private final int datasetCount;
 
   /**
-   * @param tableNames the source table names by dataset index; may be empty when the datasets have no names
-   * @param viewNames  the temp view of each dataset, by index
+   * @param tableNames   the source table names by dataset index; may be empty when the datasets have no names
+   * @param datasetCount how many datasets the batch has
    */
-  public SourcePlaceholders(List<String> tableNames, List<String> viewNames) {
-    if (!tableNames.isEmpty() && tableNames.size() != viewNames.size()) {
+  public SourcePlaceholders(List<String> tableNames, int datasetCount) {
+    if (!tableNames.isEmpty() && tableNames.size() != datasetCount) {
       throw new IllegalArgumentException(String.format(
-          "Cannot name %d datasets with %d table names %s", viewNames.size(), tableNames.size(), tableNames));
+          "Cannot name %d datasets with %d table names %s", datasetCount, tableNames.size(), tableNames));
     }
     this.tableNames = new ArrayList<>(tableNames);
-    this.viewNames = new ArrayList<>(viewNames);
+    this.datasetCount = datasetCount;
   }
 
-  /** Whether a SQL text references any dataset by position ({@code <SRC>} or {@code <SRC_i>}). */
+  /** Whether a SQL text references any dataset by position ({@code <SRC>}, {@code <SRC_i>}, {@code <SNAP_i>}...). */
   public static boolean isPositional(String sql) {
     Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
     while (matcher.find()) {
-      if (matcher.group(1).isEmpty() || INDEX.matcher(matcher.group(1)).matches()) {
+      if (matcher.group(2).isEmpty() || INDEX.matcher(matcher.group(2)).matches()) {
         return true;
       }
     }
@@ -70,52 +84,107 @@ public final class SourcePlaceholders {
   }
 
   /**
+   * The datasets a SQL text references, in order of first use.
+   *
+   * @throws IllegalArgumentException naming the first placeholder that references no dataset
+   */
+  public Set<Reference> referencesIn(String sql) {
+    Set<Reference> references = new LinkedHashSet<>();
+    Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
+    while (matcher.find()) {
+      references.add(resolve(matcher));
+    }
+    return references;
+  }
+
+  /**
+   * @param viewOf the temp view that holds each referenced dataset
    * @return {@code sql} with every placeholder replaced by its view name
    * @throws IllegalArgumentException naming the first placeholder that references no dataset
    */
-  public String bind(String sql) {
+  public String bind(String sql, Function<Reference, String> viewOf) {
     Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
     StringBuilder bound = new StringBuilder();
     while (matcher.find()) {
-      matcher.appendReplacement(bound, Matcher.quoteReplacement(viewNames.get(indexOf(matcher.group(1), matcher.group()))));
+      matcher.appendReplacement(bound, Matcher.quoteReplacement(viewOf.apply(resolve(matcher))));
     }
     matcher.appendTail(bound);
     return bound.toString();
   }
 
-  private int indexOf(String suffix, String placeholder) {
-    if (suffix.isEmpty()) {
-      return 0;
+  private Reference resolve(Matcher placeholder) {
+    Kind kind = Kind.valueOf(placeholder.group(1));
+    String suffix = placeholder.group(2);
+    if (suffix.isEmpty() && kind == Kind.SRC) {
+      return new Reference(kind, 0);
     }
     Matcher index = INDEX.matcher(suffix);
     if (index.matches()) {
       String digits = index.group(1).replaceFirst("^0+(?=\\d)", "");
-      if (digits.length() <= 9 && Integer.parseInt(digits) < viewNames.size()) {
-        return Integer.parseInt(digits);
+      if (digits.length() <= 9 && Integer.parseInt(digits) < datasetCount) {
+        return new Reference(kind, Integer.parseInt(digits));
       }
-      throw unresolved(placeholder, "there are only " + viewNames.size() + " datasets");
+      throw unresolved(placeholder.group(), "there are only " + datasetCount + " datasets");
     }
     Matcher name = NAME.matcher(suffix);
     if (name.matches()) {
       int position = tableNames.indexOf(name.group(1));
       if (position >= 0) {
-        return position;
+        return new Reference(kind, position);
       }
-      throw unresolved(placeholder, tableNames.isEmpty()
+      throw unresolved(placeholder.group(), tableNames.isEmpty()
           ? "the datasets have no table names (name placeholders need hoodie.streamer.source.multi.hudi.tables)"
           : "no configured table has that name");
     }
-    throw unresolved(placeholder, "it is not of the form <SRC>, <SRC_i> or <SRC:table>");
+    throw unresolved(placeholder.group(), "it is not of the form <SRC>, <SRC_i>, <SRC:table>, <SNAP_i>, <SNAP:table>, "
+        + "<PREV_i> or <PREV:table>");
   }
 
   private IllegalArgumentException unresolved(String placeholder, String why) {
     List<String> valid = new ArrayList<>();
     valid.add("<SRC>");
-    for (int i = 0; i < viewNames.size(); i++) {
-      valid.add("<SRC_" + i + ">");
+    for (Kind kind : Kind.values()) {
+      for (int i = 0; i < datasetCount; i++) {
+        valid.add("<" + kind + "_" + i + ">");
+      }
+      tableNames.forEach(table -> valid.add("<" + kind + ":" + table + ">"));
     }
-    tableNames.forEach(table -> valid.add("<SRC:" + table + ">"));
     return new IllegalArgumentException(String.format(
         "Cannot bind SQL placeholder %s: %s. Valid placeholders for this job: %s", placeholder, why, valid));
+  }
+
+  /** One referenced dataset: what it is, of which table (by index). */
+  public static final class Reference {
+
+    private final Kind kind;
+    private final int index;
+
+    public Reference(Kind kind, int index) {
+      this.kind = kind;
+      this.index = index;
+    }
+
+    public Kind kind() {
+      return kind;
+    }
+
+    public int index() {
+      return index;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Reference && ((Reference) other).kind == kind && ((Reference) other).index == index;
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * kind.hashCode() + index;
+    }
+
+    @Override
+    public String toString() {
+      return kind + "_" + index;
+    }
   }
 }

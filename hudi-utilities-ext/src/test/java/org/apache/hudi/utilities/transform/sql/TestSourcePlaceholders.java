@@ -18,11 +18,16 @@
 
 package org.apache.hudi.utilities.transform.sql;
 
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
+
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,42 +38,45 @@ class TestSourcePlaceholders {
 
   private static final String ORDERS_VIEW = "HOODIE_SRC_TMP_TABLE_batch_0";
   private static final String USERS_VIEW = "HOODIE_SRC_TMP_TABLE_batch_1";
-  private static final String VALID_PLACEHOLDERS = "[<SRC>, <SRC_0>, <SRC_1>, <SRC:db.orders>, <SRC:users>]";
+  private static final String VALID_PLACEHOLDERS = "[<SRC>, <SRC_0>, <SRC_1>, <SRC:db.orders>, <SRC:users>, "
+      + "<SNAP_0>, <SNAP_1>, <SNAP:db.orders>, <SNAP:users>, <PREV_0>, <PREV_1>, <PREV:db.orders>, <PREV:users>]";
 
   private final SourcePlaceholders named =
-      new SourcePlaceholders(List.of("db.orders", "users"), List.of(ORDERS_VIEW, USERS_VIEW));
-  private final SourcePlaceholders unnamed = new SourcePlaceholders(List.of(), List.of(ORDERS_VIEW, USERS_VIEW));
+      new SourcePlaceholders(List.of("db.orders", "users"), 2);
+  private final SourcePlaceholders unnamed = new SourcePlaceholders(List.of(), 2);
+  private static final List<String> VIEWS = List.of(ORDERS_VIEW, USERS_VIEW);
 
   @Test
   void bindsSrcToFirstDataset() {
-    assertEquals("SELECT * FROM " + ORDERS_VIEW, named.bind("SELECT * FROM <SRC>"));
-    assertEquals("SELECT * FROM " + ORDERS_VIEW, unnamed.bind("SELECT * FROM <SRC>"));
+    assertEquals("SELECT * FROM " + ORDERS_VIEW, bind(named, VIEWS, "SELECT * FROM <SRC>"));
+    assertEquals("SELECT * FROM " + ORDERS_VIEW, bind(unnamed, VIEWS, "SELECT * FROM <SRC>"));
   }
 
   @Test
   void bindsIndexPlaceholdersToDatasetsInOrder() {
     assertEquals("SELECT * FROM " + ORDERS_VIEW + " o JOIN " + USERS_VIEW + " u ON o.user_id = u.id",
-        named.bind("SELECT * FROM <SRC_0> o JOIN <SRC_1> u ON o.user_id = u.id"));
+        bind(named, VIEWS, "SELECT * FROM <SRC_0> o JOIN <SRC_1> u ON o.user_id = u.id"));
   }
 
   @Test
   void bindsIndexPlaceholdersWhenDatasetsHaveNoTableNames() {
     assertEquals("SELECT * FROM " + USERS_VIEW + " UNION ALL SELECT * FROM " + ORDERS_VIEW,
-        unnamed.bind("SELECT * FROM <SRC_1> UNION ALL SELECT * FROM <SRC_0>"));
+        bind(unnamed, VIEWS, "SELECT * FROM <SRC_1> UNION ALL SELECT * FROM <SRC_0>"));
   }
 
   @Test
   void bindsNamePlaceholdersToDatasetOfThatTable() {
     assertEquals("SELECT * FROM " + ORDERS_VIEW + " o JOIN " + USERS_VIEW + " u",
-        named.bind("SELECT * FROM <SRC:db.orders> o JOIN <SRC:users> u"));
+        bind(named, VIEWS, "SELECT * FROM <SRC:db.orders> o JOIN <SRC:users> u"));
   }
 
   @Test
   void bindsNamePlaceholderRegardlessOfTableDeclarationOrder() {
-    SourcePlaceholders reordered = new SourcePlaceholders(List.of("users", "db.orders"), List.of(USERS_VIEW, ORDERS_VIEW));
+    SourcePlaceholders reordered = new SourcePlaceholders(List.of("users", "db.orders"), 2);
+    List<String> reorderedViews = List.of(USERS_VIEW, ORDERS_VIEW);
 
-    assertEquals("SELECT * FROM " + ORDERS_VIEW, reordered.bind("SELECT * FROM <SRC:db.orders>"));
-    assertEquals("SELECT * FROM " + USERS_VIEW, reordered.bind("SELECT * FROM <SRC:users>"));
+    assertEquals("SELECT * FROM " + ORDERS_VIEW, bind(reordered, reorderedViews, "SELECT * FROM <SRC:db.orders>"));
+    assertEquals("SELECT * FROM " + USERS_VIEW, bind(reordered, reorderedViews, "SELECT * FROM <SRC:users>"));
   }
 
   @Test
@@ -76,7 +84,7 @@ class TestSourcePlaceholders {
     assertEquals(
         "SELECT a.id FROM " + USERS_VIEW + " a JOIN " + USERS_VIEW + " b ON a.parent = b.id WHERE a.id IN "
             + "(SELECT user_id FROM " + ORDERS_VIEW + ") AND b.id IN (SELECT user_id FROM " + ORDERS_VIEW + ")",
-        named.bind("SELECT a.id FROM <SRC_1> a JOIN <SRC:users> b ON a.parent = b.id WHERE a.id IN "
+        bind(named, VIEWS, "SELECT a.id FROM <SRC_1> a JOIN <SRC:users> b ON a.parent = b.id WHERE a.id IN "
             + "(SELECT user_id FROM <SRC>) AND b.id IN (SELECT user_id FROM <SRC_0>)"));
   }
 
@@ -84,21 +92,21 @@ class TestSourcePlaceholders {
   void leavesTextWithoutPlaceholdersUnchanged() {
     String sql = "SELECT a, b FROM some_table WHERE a < 3 AND b > 4 AND c <> 'SRC'";
 
-    assertEquals(sql, named.bind(sql));
-    assertEquals("", named.bind(""));
+    assertEquals(sql, bind(named, VIEWS, sql));
+    assertEquals("", bind(named, VIEWS, ""));
   }
 
   @Test
   void bindsViewNamesLiterallyEvenWithReplacementMetacharacters() {
-    SourcePlaceholders dollar = new SourcePlaceholders(List.of(), List.of("view$1\\x"));
+    SourcePlaceholders dollar = new SourcePlaceholders(List.of(), 1);
 
-    assertEquals("SELECT * FROM view$1\\x", dollar.bind("SELECT * FROM <SRC>"));
+    assertEquals("SELECT * FROM view$1\\x", bind(dollar, List.of("view$1\\x"), "SELECT * FROM <SRC>"));
   }
 
   @Test
   void rejectsIndexWithoutDatasetListingValidPlaceholders() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> named.bind("SELECT * FROM <SRC_0> JOIN <SRC_7>"));
+        () -> bind(named, VIEWS, "SELECT * FROM <SRC_0> JOIN <SRC_7>"));
 
     String message = error.getMessage();
     assertTrue(message.contains("<SRC_7>"), message);
@@ -108,16 +116,16 @@ class TestSourcePlaceholders {
 
   @Test
   void rejectsIndexJustPastTheLastDataset() {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> unnamed.bind("<SRC_2>"));
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> bind(unnamed, VIEWS, "<SRC_2>"));
 
     assertTrue(error.getMessage().contains("<SRC_2>"), error.getMessage());
-    assertTrue(error.getMessage().contains("[<SRC>, <SRC_0>, <SRC_1>]"), error.getMessage());
+    assertTrue(error.getMessage().contains("[<SRC>, <SRC_0>, <SRC_1>, <SNAP_0>, <SNAP_1>, <PREV_0>, <PREV_1>]"), error.getMessage());
   }
 
   @Test
   void rejectsIndexTooLargeForAnIntegerNamingThePlaceholder() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> named.bind("SELECT * FROM <SRC_99999999999>"));
+        () -> bind(named, VIEWS, "SELECT * FROM <SRC_99999999999>"));
 
     String message = error.getMessage();
     assertTrue(message.contains("<SRC_99999999999>"), message);
@@ -127,7 +135,7 @@ class TestSourcePlaceholders {
   @Test
   void rejectsUnknownTableNameNamingIt() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> named.bind("SELECT * FROM <SRC:orders>"));
+        () -> bind(named, VIEWS, "SELECT * FROM <SRC:orders>"));
 
     String message = error.getMessage();
     assertTrue(message.contains("<SRC:orders>"), message);
@@ -138,12 +146,12 @@ class TestSourcePlaceholders {
   @Test
   void rejectsNamePlaceholderWhenDatasetsHaveNoTableNames() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> unnamed.bind("SELECT * FROM <SRC:users>"));
+        () -> bind(unnamed, VIEWS, "SELECT * FROM <SRC:users>"));
 
     String message = error.getMessage();
     assertTrue(message.contains("<SRC:users>"), message);
     assertTrue(message.contains("hoodie.streamer.source.multi.hudi.tables"), message);
-    assertTrue(message.contains("[<SRC>, <SRC_0>, <SRC_1>]"), message);
+    assertTrue(message.contains("[<SRC>, <SRC_0>, <SRC_1>, <SNAP_0>, <SNAP_1>, <PREV_0>, <PREV_1>]"), message);
   }
 
   @Test
@@ -167,27 +175,27 @@ class TestSourcePlaceholders {
   @Test
   void rejectsMalformedPlaceholderEvenAfterValidOnes() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> named.bind("SELECT * FROM <SRC_0> JOIN <SRC:users> JOIN <SRC_x>"));
+        () -> bind(named, VIEWS, "SELECT * FROM <SRC_0> JOIN <SRC:users> JOIN <SRC_x>"));
 
     assertTrue(error.getMessage().contains("<SRC_x>"), error.getMessage());
   }
 
   private void assertMalformedPlaceholder(String placeholder) {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> named.bind("SELECT * FROM " + placeholder), placeholder);
+        () -> bind(named, VIEWS, "SELECT * FROM " + placeholder), placeholder);
 
     String message = error.getMessage();
     assertTrue(message.contains("placeholder " + placeholder + ":"), message);
-    assertTrue(message.contains("not of the form <SRC>, <SRC_i> or <SRC:table>"), message);
+    assertTrue(message.contains("not of the form <SRC>, <SRC_i>, <SRC:table>, <SNAP_i>"), message);
     assertTrue(message.contains(VALID_PLACEHOLDERS), message);
   }
 
   @Test
   void rejectsTableNamesWhoseCountDiffersFromViews() {
     IllegalArgumentException tooFew = assertThrows(IllegalArgumentException.class,
-        () -> new SourcePlaceholders(List.of("db.orders"), List.of(ORDERS_VIEW, USERS_VIEW)));
+        () -> new SourcePlaceholders(List.of("db.orders"), 2));
     IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
-        () -> new SourcePlaceholders(List.of("db.orders", "users", "items"), List.of(ORDERS_VIEW, USERS_VIEW)));
+        () -> new SourcePlaceholders(List.of("db.orders", "users", "items"), 2));
 
     assertTrue(tooFew.getMessage().contains("2 datasets with 1 table names [db.orders]"), tooFew.getMessage());
     assertTrue(tooMany.getMessage().contains("2 datasets with 3 table names"), tooMany.getMessage());
@@ -195,8 +203,39 @@ class TestSourcePlaceholders {
 
   @Test
   void acceptsNoTableNamesForAnyNumberOfViews() {
-    SourcePlaceholders three = new SourcePlaceholders(List.of(), List.of("v0", "v1", "v2"));
+    SourcePlaceholders three = new SourcePlaceholders(List.of(), 3);
 
-    assertEquals("v0 v1 v2 v0", three.bind("<SRC_0> <SRC_1> <SRC_2> <SRC>"));
+    assertEquals("v0 v1 v2 v0", bind(three, List.of("v0", "v1", "v2"), "<SRC_0> <SRC_1> <SRC_2> <SRC>"));
+  }
+
+  @Test
+  void snapshotAndPreviousPlaceholdersReferenceTablesByIndexOrName() {
+    String sql = "SELECT * FROM <SRC:users> d JOIN <SNAP_0> s JOIN <PREV:db.orders> p JOIN <SNAP:users> su";
+
+    assertEquals(List.of(new Reference(Kind.SRC, 1), new Reference(Kind.SNAP, 0), new Reference(Kind.PREV, 0),
+        new Reference(Kind.SNAP, 1)), new ArrayList<>(named.referencesIn(sql)));
+    assertEquals("SELECT * FROM SRC_1 d JOIN SNAP_0 s JOIN PREV_0 p JOIN SNAP_1 su",
+        named.bind(sql, Reference::toString));
+  }
+
+  @Test
+  void unknownSnapshotTableFailsListingTheValidPlaceholders() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> named.referencesIn("SELECT * FROM <SNAP:payments>"));
+    assertTrue(error.getMessage().contains("Cannot bind SQL placeholder <SNAP:payments>: no configured table has that name"),
+        error.getMessage());
+    assertTrue(error.getMessage().contains("<PREV:users>"), error.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> named.referencesIn("SELECT * FROM <SNAP>"));
+    assertThrows(IllegalArgumentException.class, () -> named.referencesIn("SELECT * FROM <PREV_2>"));
+  }
+
+  @Test
+  void snapshotIndexPlaceholdersArePositional() {
+    assertTrue(SourcePlaceholders.isPositional("SELECT * FROM <SNAP_1>"));
+    assertFalse(SourcePlaceholders.isPositional("SELECT * FROM <SNAP:users> JOIN <SRC:db.orders>"));
+  }
+
+  private static String bind(SourcePlaceholders placeholders, List<String> views, String sql) {
+    return placeholders.bind(sql, reference -> views.get(reference.index()));
   }
 }

@@ -1,0 +1,49 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.benchmarks;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Entry point of {@code benchmarks/run.sh <name> [args]}. A new benchmark is a new {@link Benchmark} class added to
+ * {@link #ALL}.
+ */
+public final class Benchmarks {
+
+  private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark());
+
+  private Benchmarks() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Optional<Benchmark> chosen = args.length == 0 ? Optional.empty()
+        : ALL.stream().filter(benchmark -> benchmark.name().equals(args[0])).findFirst();
+    if (!chosen.isPresent()) {
+      System.err.println("Cannot run benchmark " + (args.length == 0 ? "(none named)" : "'" + args[0] + "'")
+          + ": name one of");
+      ALL.forEach(benchmark -> System.err.println("  " + benchmark.name() + "  " + benchmark.description()));
+      System.exit(2);
+    }
+    chosen.get().run(Arrays.asList(args).subList(1, args.length), System.out);
+    // Spark and Hudi leave non-daemon threads behind.
+    System.exit(0);
+  }
+}

@@ -1,0 +1,62 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform;
+
+import org.apache.hudi.DataSourceReadOptions;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import static org.apache.spark.sql.functions.lit;
+
+/**
+ * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
+ */
+final class TableSnapshot {
+
+  private TableSnapshot() {
+  }
+
+  /**
+   * @param position the inclusive instant; empty, or before the first instant, for the state before any commit
+   * @param rowsRead the batch's rows of the table, whose columns decide which Hudi meta columns the snapshot keeps
+   * @return the table as of {@code position}, read with time travel (lazily); empty with the read rows' columns when
+   *     there is no position
+   */
+  static Dataset<Row> asOf(SparkSession spark, String table, String path, Optional<String> position, Dataset<Row> rowsRead) {
+    if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+      return rowsRead.where(lit(false));
+    }
+    Dataset<Row> state = spark.read().format("hudi")
+        .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())
+        .load(path);
+    List<String> readColumns = Arrays.asList(rowsRead.columns());
+    String[] absentMetaColumns = HoodieRecord.HOODIE_META_COLUMNS.stream()
+        .filter(column -> !readColumns.contains(column))
+        .toArray(String[]::new);
+    return state.drop(absentMetaColumns);
+  }
+}

@@ -1,0 +1,201 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The exact delta-join recipe: {@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers}, upserted on the order key,
+ * keeps the target equal to the join of the sources as of the committed checkpoint, round after round, even when one
+ * side does not advance and when num_instants cuts a batch short.
+ */
+class TestExactIncrementalJoin {
+
+  static final String EXACT_JOIN_SQL =
+      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
+      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
+      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id";
+
+  @TempDir
+  Path dir;
+
+  private OrdersAndUsers tables;
+  private String ordersPath;
+  private String usersPath;
+  private String targetPath;
+  private StreamerJob job;
+
+  @BeforeEach
+  void exactJoinJob() {
+    tables = new OrdersAndUsers(dir, "joined");
+    ordersPath = tables.ordersPath;
+    usersPath = tables.usersPath;
+    targetPath = tables.targetPath;
+    job = tables.job()
+        .property("hoodie.streamer.source.hudi.users.num_instants", "1")
+        .sql(EXACT_JOIN_SQL);
+  }
+
+  @Test
+  void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound() throws Exception {
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    syncAndAssertJoinAt(orders1, users1);
+
+    // Only users advance: a rename reaches the user's existing orders.
+    String users2 = tables.users(user("u1", "alicia", 2L));
+    syncAndAssertJoinAt(orders1, users2);
+
+    // Only orders advance: an update and a new order join the users as they are.
+    String orders2 = tables.orders(order("o2", "u2", 21.0, 3L), order("o3", "u1", 30.0, 3L));
+    syncAndAssertJoinAt(orders2, users2);
+
+    // Two users commits, but num_instants=1 reads one: the join stops exactly at that commit, and the new order of
+    // the not-yet-read user waits for it.
+    String users3 = tables.users(user("u2", "robert", 4L));
+    String users4 = tables.users(user("u3", "carol", 4L));
+    String orders3 = tables.orders(order("o4", "u3", 40.0, 4L));
+    syncAndAssertJoinAt(orders3, users3);
+    assertTrue(targetRows().stream().noneMatch(row -> row.startsWith("[o4,")), "o4 waits for carol");
+
+    syncAndAssertJoinAt(orders3, users4);
+    assertTrue(targetRows().contains("[o4,u3,40.0,carol]"));
+
+    int commits = HudiTables.completedCommits(targetPath);
+    job.syncInProcess();
+    assertEquals(commits, HudiTables.completedCommits(targetPath), "nothing new, no commit");
+  }
+
+  /** The recipe, plus deletes of the joined rows that no longer hold: found from PREV and SNAP. */
+  static final String DELETE_AWARE_JOIN_SQL =
+      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
+      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
+      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "-- orders deleted from the source\n"
+      + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true\n"
+      + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id\n"
+      + "UNION ALL\n"
+      + "-- orders changed or added whose user does not exist\n"
+      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
+      + "FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "-- orders of users deleted from the source\n"
+      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
+      + "FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s\n"
+      + "ON p.user_id = s.user_id";
+
+  @Test
+  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted() throws Exception {
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    syncAndAssertJoinAt(orders1, users1);
+
+    // A user is deleted: their orders leave the join.
+    String users2 = HudiTables.delete(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, user("u2", "bob", 2L));
+    syncAndAssertJoinAt(orders1, users2);
+
+    // An order is deleted, another moves to a user that does not exist, a third comes back through a new user.
+    String orders2 = HudiTables.delete(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o1", "u1", 10.0, 3L));
+    String orders3 = tables.orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
+    String users3 = tables.users(user("u3", "carol", 3L));
+    syncAndAssertJoinAt(orders3, users3);
+    assertEquals(List.of("[o4,u3,40.0,carol]"), targetRows());
+    assertTrue(orders2.compareTo(orders3) < 0);
+  }
+
+  @Test
+  void previousStateSupportsDeltaFormulas() throws Exception {
+    tables.orders(order("o1", "u1", 10.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.sql("SELECT order_id, user_id, amount, 'first' AS user_name, ts FROM <SNAP:orders>").syncInProcess();
+    String orders2 = tables.orders(order("o1", "u1", 15.0, 2L), order("o2", "u1", 20.0, 2L));
+    // Rows whose amount changed since the previous checkpoint, using PREV: o1 changed, o2 is new.
+    job.sql("SELECT n.order_id, n.user_id, n.amount, coalesce(concat('was ', cast(p.amount AS string)), 'new') AS "
+        + "user_name, n.ts FROM <SRC:orders> n LEFT JOIN <PREV:orders> p ON n.order_id = p.order_id").syncInProcess();
+    assertEquals(List.of("[o1,u1,15.0,was 10.0]", "[o2,u1,20.0,new]"), targetRows());
+    assertTrue(HudiTables.lastCheckpoint(targetPath).startsWith("orders=" + orders2));
+  }
+
+  @Test
+  void snapshotOfATableNotInTheListFailsBeforeCommit() throws Exception {
+    tables.orders(order("o1", "u1", 10.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.sql("SELECT o.* FROM <SRC:orders> o JOIN <SNAP:payments> p ON o.order_id = p.order_id");
+
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    StringBuilder messages = new StringBuilder();
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      messages.append(cause.getMessage()).append('\n');
+    }
+    assertTrue(messages.toString().contains("Cannot bind SQL placeholder <SNAP:payments>: no configured table has that "
+        + "name"), messages.toString());
+    assertTrue(HudiTables.allInstants(targetPath).isEmpty());
+  }
+
+  private void syncAndAssertJoinAt(String ordersInstant, String usersInstant) throws Exception {
+    job.syncInProcess();
+    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
+    asOf(ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
+    asOf(usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
+    List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
+        + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
+    assertEquals(expected, targetRows());
+  }
+
+  private List<String> targetRows() {
+    return sorted(SharedSpark.session().read().format("hudi").load(targetPath)
+        .select("order_id", "user_id", "amount", "user_name"));
+  }
+
+  private static Dataset<Row> asOf(String path, String instant) {
+    return SharedSpark.session().read().format("hudi").option("as.of.instant", instant).load(path);
+  }
+
+  private static List<String> sorted(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
+  }
+}
