@@ -28,7 +28,7 @@ import java.util.Optional;
  */
 public final class Benchmarks {
 
-  private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark());
+  private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new MultiTableBenchmark());
 
   private Benchmarks() {
   }
