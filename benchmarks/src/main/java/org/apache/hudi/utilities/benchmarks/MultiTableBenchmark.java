@@ -63,13 +63,15 @@ import java.util.stream.IntStream;
  * write of the same rows into a target is left out. Every contender is checked to return the same rows.
  *
  * <p>Arguments: {@code [sizes] [delta] [repetitions] [fan-out table rows]}, default
- * {@code 1000000,5000000 10000 5 100000}; each figure is the median of the repetitions after one warm-up run.
+ * {@code 1000000,5000000 10000 7 100000}; each figure is the median of the repetitions after two warm-up runs, the
+ * runs of the contenders of one comparison interleaved.
  */
 final class MultiTableBenchmark implements Benchmark {
 
   private static final int[] FAN_OUT = {1, 2, 4, 8};
+  private static final int WARM_UP_RUNS = 2;
 
-  private final List<String> defaults = List.of("1000000,5000000", "10000", "5", "100000");
+  private final List<String> defaults = List.of("1000000,5000000", "10000", "7", "100000");
 
   private Path work;
   private SparkSession spark;
@@ -99,8 +101,8 @@ final class MultiTableBenchmark implements Benchmark {
     spark = LocalSpark.start("multi-benchmark");
     jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     out.printf(Locale.ROOT, "Sizes: %s rows per table (P1), %d-row delta per table and batch, fan-out tables of %d rows "
-        + "(P3); median of %d runs after 1 warm-up; peak heap = JVM heap (driver and local executors)%n",
-        values.get(0), delta, fanOutRows, repetitions);
+        + "(P3); median of %d interleaved runs after %d warm-up runs; peak heap = JVM heap (driver and local "
+        + "executors)%n", values.get(0), delta, fanOutRows, repetitions, WARM_UP_RUNS);
 
     ResultTable incremental = new ResultTable("rows per table", "ours ms", "workaround ms", "workaround / ours",
         "ours heap MiB", "workaround heap MiB");
@@ -125,9 +127,11 @@ final class MultiTableBenchmark implements Benchmark {
       String snapshotScan = sql("CREATE OR REPLACE TEMPORARY VIEW b_snapshot USING hudi OPTIONS (path '" + b + "');\n"
           + "SELECT id, v, ts FROM <SRC> UNION ALL SELECT id, v, ts FROM b_snapshot WHERE _hoodie_commit_time > '"
           + positionB + "'");
-      Timed multi = time("P1 ours " + size, 2 * delta,
-          () -> multiSource(List.of("a", "b"), List.of(a, b), "a=" + positionA + ",b=" + positionB, bothTables, 1));
-      Timed stock = time("P1 workaround " + size, 2 * delta, () -> stockSource(a, positionA, snapshotScan));
+      List<Timed> p1 = race("P1 at " + size, 2 * delta, List.of(
+          () -> multiSource(List.of("a", "b"), List.of(a, b), "a=" + positionA + ",b=" + positionB, bothTables, 1),
+          () -> stockSource(a, positionA, snapshotScan)));
+      Timed multi = p1.get(0);
+      Timed stock = p1.get(1);
       ours.add(multi);
       workaround.add(stock);
       incremental.row(size, multi.millis, stock.millis, ratio(stock.millis, multi.millis), multi.heapMib, stock.heapMib);
@@ -135,9 +139,10 @@ final class MultiTableBenchmark implements Benchmark {
       if (!overheadMeasured) {
         overheadMeasured = true;
         String oneTable = sql("SELECT id, v, ts FROM <SRC>");
-        Timed single = time("P2 stock " + size, delta, () -> stockSource(a, positionA, oneTable));
-        Timed wrapped = time("P2 multi " + size, delta,
-            () -> multiSource(List.of("a"), List.of(a), "a=" + positionA, oneTable, 1));
+        List<Timed> p2 = race("P2 at " + size, delta, List.of(() -> stockSource(a, positionA, oneTable),
+            () -> multiSource(List.of("a"), List.of(a), "a=" + positionA, oneTable, 1)));
+        Timed single = p2.get(0);
+        Timed wrapped = p2.get(1);
         overhead.row(size, single.millis, wrapped.millis, ratio(wrapped.millis, single.millis), single.heapMib,
             wrapped.heapMib);
       }
@@ -160,10 +165,13 @@ final class MultiTableBenchmark implements Benchmark {
       String union = sql(names.subList(0, tables).stream().map(name -> "SELECT id, v, ts FROM <SRC:" + name + ">")
           .collect(Collectors.joining(" UNION ALL ")));
       String checkpoint = String.join(",", positions.subList(0, tables));
-      Timed sequential = time("P3 sequential " + tables, tables * delta,
-          () -> multiSource(names.subList(0, tables), paths.subList(0, tables), checkpoint, union, 1));
-      Timed parallel = time("P3 parallel " + tables, tables * delta,
-          () -> multiSource(names.subList(0, tables), paths.subList(0, tables), checkpoint, union, tables));
+      List<String> someNames = names.subList(0, tables);
+      List<String> somePaths = paths.subList(0, tables);
+      List<Timed> p3 = race("P3 with " + tables + " tables", tables * delta, List.of(
+          () -> multiSource(someNames, somePaths, checkpoint, union, 1),
+          () -> multiSource(someNames, somePaths, checkpoint, union, tables)));
+      Timed sequential = p3.get(0);
+      Timed parallel = p3.get(1);
       if (firstSequentialAndParallel == null) {
         firstSequentialAndParallel = new Timed[] {sequential, parallel};
       }
@@ -201,23 +209,38 @@ final class MultiTableBenchmark implements Benchmark {
     }
   }
 
-  /** Times a batch, after checking once that it returns the expected number of rows. */
-  private Timed time(String what, long expectedRows, Supplier<Dataset<Row>> batch) throws Exception {
-    long rows = batch.get().count();
-    if (rows != expectedRows) {
-      throw new IllegalStateException("Cannot time " + what + ": it returned " + rows + " rows, not " + expectedRows);
+  /**
+   * Times contenders against each other, their runs interleaved so that they share the machine's ups and downs, after
+   * checking once that each returns the expected number of rows.
+   */
+  private List<Timed> race(String what, long expectedRows, List<Supplier<Dataset<Row>>> contenders) throws Exception {
+    List<List<Long>> nanos = new ArrayList<>();
+    long[] heapMib = new long[contenders.size()];
+    for (Supplier<Dataset<Row>> contender : contenders) {
+      long rows = contender.get().count();
+      if (rows != expectedRows) {
+        throw new IllegalStateException("Cannot time " + what + ": it returned " + rows + " rows, not " + expectedRows);
+      }
+      nanos.add(new ArrayList<>());
     }
-    List<Long> nanos = new ArrayList<>();
-    try (HeapPeak heap = HeapPeak.start()) {
-      for (int run = 0; run <= repetitions; run++) {
-        long started = System.nanoTime();
-        batch.get().write().format("noop").mode(SaveMode.Overwrite).save();
-        if (run > 0) {
-          nanos.add(System.nanoTime() - started);
+    for (int run = -WARM_UP_RUNS; run < repetitions; run++) {
+      for (int i = 0; i < contenders.size(); i++) {
+        try (HeapPeak heap = HeapPeak.start()) {
+          long started = System.nanoTime();
+          contenders.get(i).get().write().format("noop").mode(SaveMode.Overwrite).save();
+          long elapsed = System.nanoTime() - started;
+          if (run >= 0) {
+            nanos.get(i).add(elapsed);
+            heapMib[i] = Math.max(heapMib[i], heap.peakMib());
+          }
         }
       }
-      return new Timed(ResultTable.medianMillis(nanos), heap.peakMib());
     }
+    List<Timed> timed = new ArrayList<>();
+    for (int i = 0; i < contenders.size(); i++) {
+      timed.add(new Timed(ResultTable.medianMillis(nanos.get(i)), heapMib[i]));
+    }
+    return timed;
   }
 
   private Dataset<Row> multiSource(List<String> tables, List<String> paths, String checkpoint, String sqlFile,
