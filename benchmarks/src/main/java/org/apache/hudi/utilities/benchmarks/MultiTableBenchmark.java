@@ -37,16 +37,20 @@ import org.apache.spark.sql.SparkSession;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The multi-table source measured side by side, each figure also as a ratio so that machine noise cancels:
@@ -62,16 +66,22 @@ import java.util.stream.IntStream;
  * the checkpoint, the SQL transformer, and evaluating every row and column of its output (Spark's noop sink); the
  * write of the same rows into a target is left out. Every contender is checked to return the same rows.
  *
- * <p>Arguments: {@code [sizes] [delta] [repetitions] [fan-out table rows]}, default
- * {@code 1000000,5000000 10000 7 100000}; each figure is the median of the repetitions after two warm-up runs, the
- * runs of the contenders of one comparison interleaved.
+ * <p>P1 runs once per file size: with Hudi's default of 120 MiB a table of a few million rows is a handful of files,
+ * with 4 MiB it has as many files as a table a few dozen times larger has at the default, which is what a snapshot
+ * scan pays for (it opens every file; parquet statistics on {@code _hoodie_commit_time} let it skip their rows).
+ *
+ * <p>Arguments: {@code [sizes] [delta] [repetitions] [fan-out table rows] [P1 file sizes in MiB]}, default
+ * {@code 1000000,5000000 10000 7 100000 120,4}; each figure is the median of the repetitions after two warm-up runs,
+ * the runs of the contenders of one comparison interleaved.
  */
 final class MultiTableBenchmark implements Benchmark {
 
   private static final int[] FAN_OUT = {1, 2, 4, 8};
   private static final int WARM_UP_RUNS = 2;
+  /** Hudi's default hoodie.parquet.max.file.size. */
+  private static final int DEFAULT_FILE_MIB = 120;
 
-  private final List<String> defaults = List.of("1000000,5000000", "10000", "7", "100000");
+  private final List<String> defaults = List.of("1000000,5000000", "10000", "7", "100000", DEFAULT_FILE_MIB + ",4");
 
   private Path work;
   private SparkSession spark;
@@ -97,30 +107,67 @@ final class MultiTableBenchmark implements Benchmark {
     long delta = Long.parseLong(values.get(1));
     repetitions = Integer.parseInt(values.get(2));
     long fanOutRows = Long.parseLong(values.get(3));
+    int[] fileMibs = Arrays.stream(values.get(4).split(",")).mapToInt(Integer::parseInt).toArray();
     work = Files.createTempDirectory("multi-benchmark");
     spark = LocalSpark.start("multi-benchmark");
     jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    out.printf(Locale.ROOT, "Sizes: %s rows per table (P1), %d-row delta per table and batch, fan-out tables of %d rows "
-        + "(P3); median of %d interleaved runs after %d warm-up runs; peak heap = JVM heap (driver and local "
-        + "executors)%n", values.get(0), delta, fanOutRows, repetitions, WARM_UP_RUNS);
+    out.printf(Locale.ROOT, "Sizes: %s rows per table (P1, P2) written in parquet files of at most %s MiB, %d-row "
+        + "delta per table and batch, fan-out tables of %d rows (P3); median of %d interleaved runs after %d warm-up "
+        + "runs; peak heap = JVM heap (driver and local executors)%n", values.get(0), values.get(4), delta,
+        fanOutRows, repetitions, WARM_UP_RUNS);
 
-    ResultTable incremental = new ResultTable("rows per table", "ours ms", "workaround ms", "workaround / ours",
-        "ours heap MiB", "workaround heap MiB");
+    ResultTable incremental = new ResultTable("max file MiB", "rows per table", "files per table", "ours ms",
+        "workaround ms", "workaround / ours", "ours heap MiB", "workaround heap MiB");
     ResultTable overhead = new ResultTable("rows", "HoodieIncrSource ms", "HoodieIncrMultiSource ms", "multi / stock",
         "stock heap MiB", "multi heap MiB");
-    String a = table("a");
-    String b = table("b");
+    List<String> verdicts = new ArrayList<>();
+    for (int fileMib : fileMibs) {
+      verdicts.add(incrementalPromise(sizes, delta, fileMib, incremental, fileMib == fileMibs[0] ? overhead : null));
+    }
+    ResultTable fanOut = fanOut(fanOutRows, delta);
+
+    out.println();
+    out.println("P1 incremental promise: one batch of two tables, each with one new commit of " + delta + " rows");
+    out.print(incremental);
+    verdicts.forEach(out::println);
+    out.println();
+    out.println("P2 overhead: one table, one new commit of " + delta + " rows, same SQL");
+    out.print(overhead);
+    out.println();
+    out.println("P3 fan-out: N tables of " + fanOutRows + " rows, each with one new commit of " + delta + " rows; "
+        + "sequential = read.parallelism 1, parallel = read.parallelism N");
+    out.print(fanOut);
+    deleteRecursively(work);
+  }
+
+  /** The tables of a run take gigabytes: they are not kept. */
+  private static void deleteRecursively(Path directory) throws IOException {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+        Files.delete(path);
+      }
+    }
+  }
+
+  /**
+   * P1 for one file size, and P2 on its first table size when {@code overhead} is given.
+   *
+   * @return the verdict on the goals
+   */
+  private String incrementalPromise(long[] sizes, long delta, int fileMib, ResultTable incremental,
+                                    ResultTable overhead) throws Exception {
+    String a = table("a_" + fileMib);
+    String b = table("b_" + fileMib);
     long written = 0;
     List<Timed> ours = new ArrayList<>();
     List<Timed> workaround = new ArrayList<>();
-    boolean overheadMeasured = false;
     for (long size : sizes) {
-      append(a, "a", "bulk_insert", "k", written, size - written);
-      append(b, "b", "bulk_insert", "k", written, size - written);
+      append(a, "a", "bulk_insert", "k", written, size - written, fileMib);
+      append(b, "b", "bulk_insert", "k", written, size - written, fileMib);
       String positionA = lastInstant(a);
       String positionB = lastInstant(b);
-      append(a, "a", "insert", "d" + size + "-", 0, delta);
-      append(b, "b", "insert", "d" + size + "-", 0, delta);
+      append(a, "a", "insert", "d" + size + "-", 0, delta, fileMib);
+      append(b, "b", "insert", "d" + size + "-", 0, delta, fileMib);
       written = size;
 
       String bothTables = sql("SELECT id, v, ts FROM <SRC:a> UNION ALL SELECT id, v, ts FROM <SRC:b>");
@@ -130,24 +177,29 @@ final class MultiTableBenchmark implements Benchmark {
       List<Timed> p1 = race("P1 at " + size, 2 * delta, List.of(
           () -> multiSource(List.of("a", "b"), List.of(a, b), "a=" + positionA + ",b=" + positionB, bothTables, 1),
           () -> stockSource(a, positionA, snapshotScan)));
-      Timed multi = p1.get(0);
-      Timed stock = p1.get(1);
-      ours.add(multi);
-      workaround.add(stock);
-      incremental.row(size, multi.millis, stock.millis, ratio(stock.millis, multi.millis), multi.heapMib, stock.heapMib);
+      ours.add(p1.get(0));
+      workaround.add(p1.get(1));
+      incremental.row(fileMib, size, parquetFiles(b), p1.get(0).millis, p1.get(1).millis,
+          ratio(p1.get(1).millis, p1.get(0).millis), p1.get(0).heapMib, p1.get(1).heapMib);
 
-      if (!overheadMeasured) {
-        overheadMeasured = true;
+      if (overhead != null && size == sizes[0]) {
         String oneTable = sql("SELECT id, v, ts FROM <SRC>");
         List<Timed> p2 = race("P2 at " + size, delta, List.of(() -> stockSource(a, positionA, oneTable),
             () -> multiSource(List.of("a"), List.of(a), "a=" + positionA, oneTable, 1)));
-        Timed single = p2.get(0);
-        Timed wrapped = p2.get(1);
-        overhead.row(size, single.millis, wrapped.millis, ratio(wrapped.millis, single.millis), single.heapMib,
-            wrapped.heapMib);
+        overhead.row(size, p2.get(0).millis, p2.get(1).millis, ratio(p2.get(1).millis, p2.get(0).millis),
+            p2.get(0).heapMib, p2.get(1).heapMib);
       }
     }
+    double oursGrowth = ours.get(ours.size() - 1).millis / ours.get(0).millis;
+    double workaroundGrowth = workaround.get(workaround.size() - 1).millis / workaround.get(0).millis;
+    double atLargest = workaround.get(workaround.size() - 1).millis / ours.get(ours.size() - 1).millis;
+    return String.format(Locale.ROOT, "files of at most %d MiB, largest / smallest size: ours %.2fx (goal <= 1.2: %s), "
+        + "workaround %.2fx; workaround / ours at the largest size %.2fx (goal >= 10: %s)", fileMib, oursGrowth,
+        met(oursGrowth <= 1.2), workaroundGrowth, atLargest, met(atLargest >= 10));
+  }
 
+  /** P3: 1, 2, 4 and 8 tables read one after another vs all at once. */
+  private ResultTable fanOut(long rows, long delta) throws Exception {
     ResultTable fanOut = new ResultTable("tables", "sequential ms", "parallel ms", "parallel / sequential",
         "sequential / 1 table", "parallel / 1 table", "sequential heap MiB", "parallel heap MiB");
     List<String> names = new ArrayList<>();
@@ -156,11 +208,11 @@ final class MultiTableBenchmark implements Benchmark {
     for (int i = 0; i < FAN_OUT[FAN_OUT.length - 1]; i++) {
       names.add("t" + i);
       paths.add(table("t" + i));
-      append(paths.get(i), names.get(i), "bulk_insert", "k", 0, fanOutRows);
+      append(paths.get(i), names.get(i), "bulk_insert", "k", 0, rows, DEFAULT_FILE_MIB);
       positions.add(names.get(i) + "=" + lastInstant(paths.get(i)));
-      append(paths.get(i), names.get(i), "insert", "d", 0, delta);
+      append(paths.get(i), names.get(i), "insert", "d", 0, delta, DEFAULT_FILE_MIB);
     }
-    Timed[] firstSequentialAndParallel = null;
+    Timed[] oneTable = null;
     for (int tables : FAN_OUT) {
       String union = sql(names.subList(0, tables).stream().map(name -> "SELECT id, v, ts FROM <SRC:" + name + ">")
           .collect(Collectors.joining(" UNION ALL ")));
@@ -172,30 +224,14 @@ final class MultiTableBenchmark implements Benchmark {
           () -> multiSource(someNames, somePaths, checkpoint, union, tables)));
       Timed sequential = p3.get(0);
       Timed parallel = p3.get(1);
-      if (firstSequentialAndParallel == null) {
-        firstSequentialAndParallel = new Timed[] {sequential, parallel};
+      if (oneTable == null) {
+        oneTable = new Timed[] {sequential, parallel};
       }
       fanOut.row(tables, sequential.millis, parallel.millis, ratio(parallel.millis, sequential.millis),
-          ratio(sequential.millis, firstSequentialAndParallel[0].millis),
-          ratio(parallel.millis, firstSequentialAndParallel[1].millis), sequential.heapMib, parallel.heapMib);
+          ratio(sequential.millis, oneTable[0].millis), ratio(parallel.millis, oneTable[1].millis),
+          sequential.heapMib, parallel.heapMib);
     }
-
-    out.println();
-    out.println("P1 incremental promise: one batch of two tables, each with one new commit of " + delta + " rows");
-    out.print(incremental);
-    double oursGrowth = ours.get(ours.size() - 1).millis / ours.get(0).millis;
-    double workaroundGrowth = workaround.get(workaround.size() - 1).millis / workaround.get(0).millis;
-    double atLargest = workaround.get(workaround.size() - 1).millis / ours.get(ours.size() - 1).millis;
-    out.printf(Locale.ROOT, "largest / smallest size: ours %.2fx (goal <= 1.2: %s), workaround %.2fx; "
-        + "workaround / ours at the largest size %.2fx (goal >= 10: %s)%n", oursGrowth, met(oursGrowth <= 1.2),
-        workaroundGrowth, atLargest, met(atLargest >= 10));
-    out.println();
-    out.println("P2 overhead: one table, one new commit of " + delta + " rows, same SQL");
-    out.print(overhead);
-    out.println();
-    out.println("P3 fan-out: N tables of " + fanOutRows + " rows, each with one new commit of " + delta + " rows; "
-        + "sequential = read.parallelism 1, parallel = read.parallelism N");
-    out.print(fanOut);
+    return fanOut;
   }
 
   /** One contender: median time and peak heap over the repetitions. */
@@ -266,11 +302,12 @@ final class MultiTableBenchmark implements Benchmark {
   }
 
   /**
-   * Writes {@code count} rows with keys {@code <prefix><n>}, n from {@code from}, in one commit. Small-file handling is
-   * off, so that a commit's rows land in new files, as an append-only table's do: a commit that rewrote old files
-   * would make an incremental read scan those too.
+   * Writes {@code count} rows with keys {@code <prefix><n>}, n from {@code from}, in one commit, in parquet files of at
+   * most {@code maxFileMib}. Small-file handling is off, so that a commit's rows land in new files, as an append-only
+   * table's do: a commit that rewrote old files would make an incremental read scan those too.
    */
-  private void append(String path, String table, String operation, String prefix, long from, long count) {
+  private void append(String path, String table, String operation, String prefix, long from, long count,
+                      int maxFileMib) {
     spark.range(from, from + count, 1, 2)
         .selectExpr("concat('" + prefix + "', id) AS id", "id AS v", "id % 1000 AS ts")
         .write().format("hudi")
@@ -282,7 +319,8 @@ final class MultiTableBenchmark implements Benchmark {
             "hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName(),
             "hoodie.bulkinsert.shuffle.parallelism", "2",
             "hoodie.insert.shuffle.parallelism", "2",
-            "hoodie.parquet.small.file.limit", "0"))
+            "hoodie.parquet.small.file.limit", "0",
+            "hoodie.parquet.max.file.size", String.valueOf(maxFileMib * 1024L * 1024L)))
         .mode(SaveMode.Append).save(path);
   }
 
@@ -290,6 +328,13 @@ final class MultiTableBenchmark implements Benchmark {
     return HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration()).setBasePath(path)
         .setLoadActiveTimelineOnLoad(true).build().getCommitsTimeline().filterCompletedInstants().lastInstant().get()
         .getTimestamp();
+  }
+
+  /** The parquet files of a table: what a snapshot scan opens, one task each. */
+  private static long parquetFiles(String table) throws IOException {
+    try (Stream<Path> files = Files.walk(Paths.get(URI.create(table)))) {
+      return files.filter(file -> file.toString().endsWith(".parquet")).count();
+    }
   }
 
   private String table(String name) {
