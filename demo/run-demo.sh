@@ -51,7 +51,7 @@ DEPLOYMENT_CP_FILE="${ROOT}/hudi-utilities-ext/target/deployment-classpath.txt"
 SLIM_BUNDLE_JAR="${ROOT}/hudi-utilities-slim-bundle/target/hudi-utilities-slim-bundle-rebuilt_2.12-0.1.0-SNAPSHOT.jar"
 LOG4J_CONF="${DEMO_SRC}/conf/log4j2.properties"
 STREAMER_PROPS="${DEMO_SRC}/conf/streamer.properties"
-JOIN_SQL_TEMPLATE="${DEMO_SRC}/conf/join.sql"
+JOIN_SQL="${DEMO_SRC}/conf/join.sql"
 
 # Spark binds to the loopback interface: no network needed, no warning about the host name.
 export SPARK_LOCAL_IP=127.0.0.1
@@ -138,7 +138,7 @@ run_streamer() {
     --transformer-class org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer
     --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${DEMO_DIR}/orders"
     --hoodie-conf "hoodie.streamer.source.hudi.users.path=${DEMO_DIR}/users"
-    --hoodie-conf "hoodie.streamer.transformer.sql.file=file://${DEMO_DIR}/conf/join.sql"
+    --hoodie-conf "hoodie.streamer.transformer.sql.file=file://${JOIN_SQL}"
   )
   print_command "${submit_args[@]}" "${streamer_args[@]}"
   java "${JAVA_OPTS[@]}" -cp "${PLUGIN_JAR}:${DEPLOYMENT_CP}" org.apache.spark.deploy.SparkSubmit \
@@ -222,14 +222,6 @@ fi
 DEPLOYMENT_CP="$(tr -d '\n' < "${DEPLOYMENT_CP_FILE}")"
 echo "deployment classpath: $(tr ':' '\n' <<< "${DEPLOYMENT_CP}" | grep -c .) jars (Hudi bundles, Spark, Hive for MOR reads)"
 
-# The job's SQL with the source paths of this machine; only code lines are rewritten, comments stay as they are.
-sed_escape() { printf '%s' "$1" | sed -e 's/[\\|&]/\\&/g'; }
-sed -e "/^[[:space:]]*--/!{s|\${ORDERS_PATH}|$(sed_escape "${DEMO_DIR}/orders")|g; s|\${USERS_PATH}|$(sed_escape "${DEMO_DIR}/users")|g}" \
-  "${JOIN_SQL_TEMPLATE}" > "${DEMO_DIR}/conf/join.sql"
-if awk '!/^[[:space:]]*--/ && /\$\{/ { found = 1 } END { exit !found }' "${DEMO_DIR}/conf/join.sql"; then
-  die "unreplaced \${...} token in ${DEMO_DIR}/conf/join.sql"
-fi
-
 # ---------------------------------------------------------------------------------------------------------- round 1
 
 banner "Round 1: create the source tables orders (COPY_ON_WRITE) and users (MERGE_ON_READ)   [demo/sql/create-sources.sql]"
@@ -287,9 +279,9 @@ Files of this run (demo-output/ is recreated on every run):
   source tables:    ${DEMO_DIR}/orders   (COPY_ON_WRITE)
                     ${DEMO_DIR}/users    (MERGE_ON_READ)
   target table:     ${DEMO_DIR}/joined   (COPY_ON_WRITE, written by HoodieStreamer)
-  job SQL used:     ${DEMO_DIR}/conf/join.sql   (demo/conf/join.sql with the source paths)
+  job SQL used:     ${JOIN_SQL}
   logs:             ${LOGS}/
-Job definition:     ${STREAMER_PROPS}, ${JOIN_SQL_TEMPLATE}
+Job definition:     ${STREAMER_PROPS}, ${JOIN_SQL}
 Timing:             Streamer round 1 ${ROUND1_STREAMER_SECONDS} s, round 2 ${ROUND2_STREAMER_SECONDS} s, whole demo $(elapsed "${DEMO_START}") s
 
 SUMMARY: 2 Streamer rounds joined orders+users incrementally; checkpoint ${ROUND1_CHECKPOINT} -> ${ROUND2_CHECKPOINT}; target = full join (4 orders).

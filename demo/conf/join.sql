@@ -19,33 +19,25 @@
 -- SQL of MultiDatasetSqlFileTransformer (hoodie.streamer.transformer.sql.file) for the demo job.
 --
 -- What it computes: the rows of the target "joined" (one row per order, with its user's name) that change in this
--- batch, so that after the upsert on order_id the target equals the full join
+-- batch, so that after the upsert on order_id the target equals the join
 --     SELECT ... FROM orders JOIN users ON orders.user_id = users.user_id
--- of the current source tables, although each batch reads only what changed since the last checkpoint:
---   * <SRC:orders> holds the orders written since the last checkpoint (new or updated orders). Each joins the
---     CURRENT row of its user (users_now), which may not have changed in this batch.
---   * <SRC:users> holds the users written since the last checkpoint (e.g. a renamed user). Each is pushed to ALL its
---     CURRENT orders (orders_now), which may not have changed in this batch.
--- An order whose row and user both changed comes out of both branches with the same values; Hudi keeps one of them
--- (records are combined on the key before the upsert, greater ts wins). ts = greatest(order ts, user ts) so that the
--- newest version of a joined row always wins.
+-- of the source tables as of the checkpoint this batch commits, although each batch reads only what changed:
+--   * <SRC:orders> holds the orders written since the last checkpoint (new or updated orders). Each joins its user
+--     as of the position this batch commits for users (<SNAP:users>), which may not have changed in this batch.
+--   * <SRC:users> holds the users written since the last checkpoint (e.g. a renamed user). Each is pushed to all its
+--     orders as of the position this batch commits for orders (<SNAP:orders>).
+-- <SNAP:...> is read with Hudi time travel at exactly the committed instant, so the result never includes a commit
+-- that the checkpoint does not record. An order whose row and user both changed comes out of both branches with the
+-- same values; records are combined on the key before the upsert. ts = greatest(order ts, user ts) so that the newest
+-- version of a joined row wins.
 --
--- <SRC_0> and <SRC:orders> are the same dataset (the first table of hoodie.streamer.source.multi.hudi.tables),
--- <SRC_1> and <SRC:users> the second. The transformer binds them to temporary views of this batch.
---
--- The current snapshots need the base paths of the source tables. ${ORDERS_PATH} and ${USERS_PATH} below are NOT
--- read by Hudi: the demo (run-demo.sh) writes a copy of this file with them replaced by the real paths. To reuse this
--- file, write your paths in their place (e.g. s3://bucket/warehouse/orders).
--- Statements end with ';'. Only the result of the last statement is written to the target.
+-- <SRC_0>, <SRC:orders> are the first table of hoodie.streamer.source.multi.hudi.tables; <SRC_1>, <SRC:users> the
+-- second. Statements end with ';'. Only the result of the last statement is written to the target.
 
-CREATE OR REPLACE TEMPORARY VIEW users_now USING hudi OPTIONS (path '${USERS_PATH}');
-
-CREATE OR REPLACE TEMPORARY VIEW orders_now USING hudi OPTIONS (path '${ORDERS_PATH}');
-
--- Changed orders, with the current name of their user.
+-- Changed orders, with their user as of this batch's checkpoint.
 SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts
-FROM <SRC:orders> o JOIN users_now u ON o.user_id = u.user_id
+FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id
 UNION ALL
--- Changed users, pushed to all their current orders.
+-- Changed users, pushed to all their orders as of this batch's checkpoint.
 SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts
-FROM orders_now o JOIN <SRC:users> u ON o.user_id = u.user_id;
+FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id;

@@ -38,6 +38,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -46,7 +47,7 @@ import java.util.stream.Collectors;
  *
  * <p>One file per entry rather than one appended file: object stores cannot append, and the commit callback and the
  * reporter may write at the same moment without losing each other's entries. File names start with the measurement
- * time in epoch milliseconds, so name order is time order.
+ * time, then the write time, in epoch milliseconds, so name order is time order.
  *
  * <p>Entries hold names, positions, states and numbers only, never connection properties.
  */
@@ -54,6 +55,7 @@ public final class FreshnessHistory {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SUFFIX = ".json";
+  private static final AtomicLong LAST_WRITE_STAMP = new AtomicLong();
 
   private final FileSystem fs;
   private final Path folder;
@@ -72,8 +74,10 @@ public final class FreshnessHistory {
 
   /** Writes one entry, then removes the oldest entries beyond the maximum. */
   public void append(PipelineFreshness freshness) throws IOException {
-    String name = String.format(Locale.ROOT, "%013d-%s-%s%s", freshness.measuredAt().toEpochMilli(),
-        freshness.observer().name().toLowerCase(Locale.ROOT), UUID.randomUUID().toString().substring(0, 8), SUFFIX);
+    // The write time breaks ties between measurements taken at the same moment (or with the same injected clock).
+    String name = String.format(Locale.ROOT, "%013d-%013d-%s-%s%s", freshness.measuredAt().toEpochMilli(),
+        nextWriteStamp(), freshness.observer().name().toLowerCase(Locale.ROOT),
+        UUID.randomUUID().toString().substring(0, 8), SUFFIX);
     try (FSDataOutputStream out = fs.create(new Path(folder, name), false)) {
       out.write(JSON.writeValueAsBytes(toJson(freshness)));
       out.write('\n');
@@ -82,6 +86,11 @@ public final class FreshnessHistory {
     for (int i = 0; i < entries.size() - maxEntries; i++) {
       fs.delete(entries.get(i), false);
     }
+  }
+
+  /** The wall clock in milliseconds, strictly increasing within this process. */
+  private static long nextWriteStamp() {
+    return LAST_WRITE_STAMP.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis()));
   }
 
   /** The newest entries, oldest first; empty if there is no history. */

@@ -96,10 +96,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       throw new HoodieTransformException("Cannot run " + getClass().getSimpleName() + ": "
           + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + " is not set (set it to the path of the SQL file)");
     }
-    String sql = readSql(jsc, sqlFile);
-    batch.manifest().ifPresent(manifest -> checkPositionalBindingsUnchanged(sql, sqlFile, manifest));
+    List<String> statements = SqlStatements.split(readSql(jsc, sqlFile));
+    batch.manifest().ifPresent(manifest -> checkPositionalBindingsUnchanged(String.join(";", statements), sqlFile, manifest));
     SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), datasets.size());
-    List<String> statements = SqlStatements.split(sql);
     if (statements.isEmpty()) {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
     }

@@ -75,6 +75,16 @@ class TestFreshnessHistory {
   }
 
   @Test
+  void measurementsTakenAtTheSameMomentKeepTheirWriteOrder() throws Exception {
+    FreshnessHistory history = FreshnessHistory.open(dir.toString(), 10, new Configuration());
+    for (long lagMinutes = 1; lagMinutes <= 5; lagMinutes++) {
+      history.append(measurementAt(T0, lagMinutes, Observer.REPORTER));
+    }
+    assertEquals(List.of(60.0, 120.0, 180.0, 240.0, 300.0), history.newest(10).stream()
+        .map(entry -> entry.get("sources").get(0).get("lagSeconds").asDouble()).collect(Collectors.toList()));
+  }
+
+  @Test
   void aMissingHistoryIsEmpty() throws Exception {
     assertTrue(FreshnessHistory.open(dir.resolve("none").toString(), 3, new Configuration()).newest(5).isEmpty());
   }

@@ -26,7 +26,8 @@ import java.util.List;
  *
  * <p>A superset of the naive split of the stock {@code SqlFileBasedTransformer}: files it splits correctly are split
  * the same way, and a {@code ;} inside {@code '...'}, {@code "..."}, {@code `...`}, {@code -- ...} or
- * {@code /* ... * /} no longer cuts a statement in two. Blank statements are dropped.
+ * {@code /* ... * /} no longer cuts a statement in two. Comments are replaced by a space (hints, {@code /*+ ... * /},
+ * are kept), and statements without code are dropped.
  */
 public final class SqlStatements {
 
@@ -50,7 +51,8 @@ public final class SqlStatements {
         isCode = false;
       } else if (c == '/' && i + 1 < length && sql.charAt(i + 1) == '*') {
         end = endOf(sql, i + 2, "*/");
-        isCode = false;
+        // A hint (/*+ BROADCAST(t) */) is a block comment that Spark reads.
+        isCode = i + 2 < length && sql.charAt(i + 2) == '+';
       } else if (c == ';') {
         if (hasCode) {
           statements.add(current.toString().trim());
@@ -64,7 +66,8 @@ public final class SqlStatements {
         isCode = !Character.isWhitespace(c);
       }
       hasCode |= isCode;
-      current.append(sql, i, end);
+      // Comments become a space: placeholders mentioned in them are neither bound nor checked.
+      current.append(isCode || Character.isWhitespace(c) ? sql.substring(i, end) : " ");
       i = end;
     }
     if (hasCode) {
