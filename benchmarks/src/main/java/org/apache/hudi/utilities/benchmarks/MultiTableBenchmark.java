@@ -67,11 +67,11 @@ import java.util.stream.Stream;
  * write of the same rows into a target is left out. Every contender is checked to return the same rows.
  *
  * <p>P1 runs once per file size: with Hudi's default of 120 MiB a table of a few million rows is a handful of files,
- * with 4 MiB it has as many files as a table a few dozen times larger has at the default, which is what a snapshot
+ * with 1 MiB it has as many files as a table about a hundred times larger has at the default, which is what a snapshot
  * scan pays for (it opens every file; parquet statistics on {@code _hoodie_commit_time} let it skip their rows).
  *
  * <p>Arguments: {@code [sizes] [delta] [repetitions] [fan-out table rows] [P1 file sizes in MiB]}, default
- * {@code 1000000,5000000 10000 7 100000 120,4}; each figure is the median of the repetitions after two warm-up runs,
+ * {@code 1000000,5000000 10000 15 100000 120,1}; each figure is the median of the repetitions after two warm-up runs,
  * the runs of the contenders of one comparison interleaved.
  */
 final class MultiTableBenchmark implements Benchmark {
@@ -81,7 +81,7 @@ final class MultiTableBenchmark implements Benchmark {
   /** Hudi's default hoodie.parquet.max.file.size. */
   private static final int DEFAULT_FILE_MIB = 120;
 
-  private final List<String> defaults = List.of("1000000,5000000", "10000", "7", "100000", DEFAULT_FILE_MIB + ",4");
+  private final List<String> defaults = List.of("1000000,5000000", "10000", "15", "100000", DEFAULT_FILE_MIB + ",1");
 
   private Path work;
   private SparkSession spark;

@@ -112,9 +112,8 @@ public final class IncrementalTableReader {
       return read(table, window.position(), () -> stockSource(table, window.instants().size(),
           table.missingCheckpointStrategy(), window.end()));
     }
-    Optional<String> unreadable = whyUnreadable(table);
-    if (unreadable.isPresent()) {
-      return skippedOrFail(table, unreadable.get());
+    if (!hudiTable(table).isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
     }
     TableBatch nothingNew = withoutNewData(table, window.position());
     if (nothingNew.skipped() || window.position().isPresent()) {
@@ -125,11 +124,11 @@ public final class IncrementalTableReader {
   }
 
   private TableBatch read(SourceTable table, Optional<String> position, Supplier<HoodieIncrSource> source) {
-    Optional<String> unreadable = whyUnreadable(table);
-    if (unreadable.isPresent()) {
-      return skippedOrFail(table, unreadable.get());
+    Optional<HoodieTableMetaClient> metaClient = hudiTable(table);
+    if (!metaClient.isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
     }
-    position.ifPresent(instant -> checkNotBehindArchive(table, instant));
+    position.ifPresent(instant -> checkNotBehindArchive(table, metaClient.get(), instant));
     Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
@@ -190,11 +189,10 @@ public final class IncrementalTableReader {
    * full-scan fallback, the archived ones would be skipped without a word. The snapshot path of
    * READ_UPTO_LATEST_COMMIT covers them.
    */
-  private void checkNotBehindArchive(SourceTable table, String position) {
+  private void checkNotBehindArchive(SourceTable table, HoodieTableMetaClient metaClient, String position) {
     if (table.fullTableScanFallback() || table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT) {
       return;
     }
-    HoodieTableMetaClient metaClient = metaClient(table);
     HoodieTimeline active = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
     if (active.isBeforeTimelineStarts(position) && hasArchivedInstants(metaClient)) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: that "
@@ -216,14 +214,18 @@ public final class IncrementalTableReader {
     }
   }
 
-  private Optional<String> whyUnreadable(SourceTable table) {
+  /** The table's meta client, or empty if its path holds no Hudi table. */
+  private Optional<HoodieTableMetaClient> hudiTable(SourceTable table) {
     try {
-      metaClient(table);
-      return Optional.empty();
+      return Optional.of(metaClient(table));
     } catch (TableNotFoundException e) {
-      return Optional.of(String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
-          + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path()));
+      return Optional.empty();
     }
+  }
+
+  private static String notAHudiTable(SourceTable table) {
+    return String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
+        + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path());
   }
 
   private HoodieTableMetaClient metaClient(SourceTable table) {
