@@ -22,6 +22,7 @@ import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -29,8 +30,6 @@ import org.apache.spark.sql.SparkSession;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-
-import static org.apache.spark.sql.functions.lit;
 
 /**
  * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
@@ -48,7 +47,9 @@ final class TableSnapshot {
    */
   static Dataset<Row> asOf(SparkSession spark, String table, String path, Optional<String> position, Dataset<Row> rowsRead) {
     if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
-      return rowsRead.where(lit(false));
+      // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
+      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
+          rowsRead.schema());
     }
     Dataset<Row> state = spark.read().format("hudi")
         .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())

@@ -59,17 +59,11 @@ class TestExactIncrementalJoin {
   Path dir;
 
   private OrdersAndUsers tables;
-  private String ordersPath;
-  private String usersPath;
-  private String targetPath;
   private StreamerJob job;
 
   @BeforeEach
   void exactJoinJob() {
     tables = new OrdersAndUsers(dir, "joined");
-    ordersPath = tables.ordersPath;
-    usersPath = tables.usersPath;
-    targetPath = tables.targetPath;
     job = tables.job()
         .property("hoodie.streamer.source.hudi.users.num_instants", "1")
         .sql(EXACT_JOIN_SQL);
@@ -100,9 +94,9 @@ class TestExactIncrementalJoin {
     syncAndAssertJoinAt(orders3, users4);
     assertTrue(targetRows().contains("[o4,u3,40.0,carol]"));
 
-    int commits = HudiTables.completedCommits(targetPath);
+    int commits = HudiTables.completedCommits(tables.targetPath);
     job.syncInProcess();
-    assertEquals(commits, HudiTables.completedCommits(targetPath), "nothing new, no commit");
+    assertEquals(commits, HudiTables.completedCommits(tables.targetPath), "nothing new, no commit");
   }
 
   /** The recipe, plus deletes of the joined rows that no longer hold: found from PREV and SNAP. */
@@ -134,11 +128,11 @@ class TestExactIncrementalJoin {
     syncAndAssertJoinAt(orders1, users1);
 
     // A user is deleted: their orders leave the join.
-    String users2 = HudiTables.delete(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, user("u2", "bob", 2L));
+    String users2 = HudiTables.delete(tables.usersPath, "users", "MERGE_ON_READ", "user_id", USERS, user("u2", "bob", 2L));
     syncAndAssertJoinAt(orders1, users2);
 
     // An order is deleted, another moves to a user that does not exist, a third comes back through a new user.
-    String orders2 = HudiTables.delete(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+    String orders2 = HudiTables.delete(tables.ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
         order("o1", "u1", 10.0, 3L));
     String orders3 = tables.orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
     String users3 = tables.users(user("u3", "carol", 3L));
@@ -157,7 +151,7 @@ class TestExactIncrementalJoin {
     job.sql("SELECT n.order_id, n.user_id, n.amount, coalesce(concat('was ', cast(p.amount AS string)), 'new') AS "
         + "user_name, n.ts FROM <SRC:orders> n LEFT JOIN <PREV:orders> p ON n.order_id = p.order_id").syncInProcess();
     assertEquals(List.of("[o1,u1,15.0,was 10.0]", "[o2,u1,20.0,new]"), targetRows());
-    assertTrue(HudiTables.lastCheckpoint(targetPath).startsWith("orders=" + orders2));
+    assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + orders2));
   }
 
   @Test
@@ -173,21 +167,21 @@ class TestExactIncrementalJoin {
     }
     assertTrue(messages.toString().contains("Cannot bind SQL placeholder <SNAP:payments>: no configured table has that "
         + "name"), messages.toString());
-    assertTrue(HudiTables.allInstants(targetPath).isEmpty());
+    assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
   }
 
   private void syncAndAssertJoinAt(String ordersInstant, String usersInstant) throws Exception {
     job.syncInProcess();
-    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
-    asOf(ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
-    asOf(usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
+    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(tables.targetPath));
+    asOf(tables.ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
+    asOf(tables.usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
     List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
         + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
     assertEquals(expected, targetRows());
   }
 
   private List<String> targetRows() {
-    return sorted(SharedSpark.session().read().format("hudi").load(targetPath)
+    return sorted(SharedSpark.session().read().format("hudi").load(tables.targetPath)
         .select("order_id", "user_id", "amount", "user_name"));
   }
 

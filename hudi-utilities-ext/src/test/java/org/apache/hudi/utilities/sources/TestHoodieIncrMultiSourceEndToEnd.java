@@ -54,17 +54,11 @@ class TestHoodieIncrMultiSourceEndToEnd {
   Path dir;
 
   private OrdersAndUsers tables;
-  private String ordersPath;
-  private String usersPath;
-  private String targetPath;
   private StreamerJob job;
 
   @BeforeEach
   void createJob() {
     tables = new OrdersAndUsers(dir, "joined");
-    ordersPath = tables.ordersPath;
-    usersPath = tables.usersPath;
-    targetPath = tables.targetPath;
     job = tables.job()
         .sql(deltaJoinSql());
   }
@@ -75,8 +69,8 @@ class TestHoodieIncrMultiSourceEndToEnd {
    */
   private String deltaJoinSql() {
     return "-- orders: <SRC_0> / <SRC:orders>; users: <SRC_1> / <SRC:users>\n"
-        + "CREATE OR REPLACE TEMPORARY VIEW users_now USING hudi OPTIONS (path '" + usersPath + "');\n"
-        + "CREATE OR REPLACE TEMPORARY VIEW orders_now USING hudi OPTIONS (path '" + ordersPath + "');\n"
+        + "CREATE OR REPLACE TEMPORARY VIEW users_now USING hudi OPTIONS (path '" + tables.usersPath + "');\n"
+        + "CREATE OR REPLACE TEMPORARY VIEW orders_now USING hudi OPTIONS (path '" + tables.ordersPath + "');\n"
         + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
         + "FROM <SRC_0> o JOIN users_now u ON o.user_id = u.user_id\n"
         + "UNION ALL\n"
@@ -91,27 +85,27 @@ class TestHoodieIncrMultiSourceEndToEnd {
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders1, users1);
-    assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(tables.targetPath));
 
     // Round 2: only orders advanced; users is empty but keeps its columns, and new orders still find their user.
     String orders2 = tables.orders(order("o4", "u2", 40.0, 2L), order("o1", "u1", 11.0, 2L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders2, users1);
-    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(tables.targetPath));
 
     // Round 3: nothing new: the round is skipped, no commit.
-    int commitsBefore = HudiTables.completedCommits(targetPath);
+    int commitsBefore = HudiTables.completedCommits(tables.targetPath);
     job.syncInProcess();
-    assertEquals(commitsBefore, HudiTables.completedCommits(targetPath));
-    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals(commitsBefore, HudiTables.completedCommits(tables.targetPath));
+    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(tables.targetPath));
 
     // Round 4: both advance; a renamed user reaches its old orders, a new user its new order.
     String orders3 = tables.orders(order("o5", "u3", 50.0, 3L));
     String users2 = tables.users(user("u1", "alicia", 3L), user("u3", "carol", 3L));
     job.syncInProcess();
     assertTargetIsJoinAt(orders3, users2);
-    assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(targetPath));
-    assertEquals(commitsBefore + 1, HudiTables.completedCommits(targetPath));
+    assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
+    assertEquals(commitsBefore + 1, HudiTables.completedCommits(tables.targetPath));
   }
 
   @Test
@@ -123,7 +117,7 @@ class TestHoodieIncrMultiSourceEndToEnd {
             "SELECT order_id, user_id, amount, upper(user_name) AS user_name, ts FROM <SRC>");
     job.syncInProcess();
     assertEquals(List.of("[o1,u1,10.0,ALICE,1]"), targetRows());
-    assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(tables.targetPath));
   }
 
   @Test
@@ -146,14 +140,14 @@ class TestHoodieIncrMultiSourceEndToEnd {
             + "JOIN <SRC:users> u ON o.user_id = u.user_id");
     job.syncInProcess();
     assertEquals(List.of("[o2,u1,20.0,alice,2]"), targetRows());
-    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(targetPath));
+    assertEquals("orders=" + orders2 + ",users=" + users1, HudiTables.lastCheckpoint(tables.targetPath));
   }
 
   /** The target equals the join of the sources read as of the given instants (Hudi time travel). */
   private void assertTargetIsJoinAt(String ordersInstant, String usersInstant) {
     SparkSession spark = SharedSpark.session();
-    asOf(ordersPath, ordersInstant).createOrReplaceTempView("orders_expected");
-    asOf(usersPath, usersInstant).createOrReplaceTempView("users_expected");
+    asOf(tables.ordersPath, ordersInstant).createOrReplaceTempView("orders_expected");
+    asOf(tables.usersPath, usersInstant).createOrReplaceTempView("users_expected");
     List<String> expected = sorted(spark.sql("SELECT o.order_id, o.user_id, o.amount, u.user_name, "
         + "greatest(o.ts, u.ts) AS ts FROM orders_expected o JOIN users_expected u ON o.user_id = u.user_id"));
     assertFalse(expected.isEmpty());
@@ -161,7 +155,7 @@ class TestHoodieIncrMultiSourceEndToEnd {
   }
 
   private List<String> targetRows() {
-    return sorted(SharedSpark.session().read().format("hudi").load(targetPath).selectExpr(JOINED_COLUMNS.split(", ")));
+    return sorted(SharedSpark.session().read().format("hudi").load(tables.targetPath).selectExpr(JOINED_COLUMNS.split(", ")));
   }
 
   private static Dataset<Row> asOf(String path, String instant) {

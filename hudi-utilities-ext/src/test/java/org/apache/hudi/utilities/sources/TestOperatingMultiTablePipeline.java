@@ -66,17 +66,11 @@ class TestOperatingMultiTablePipeline {
   Path dir;
 
   private OrdersAndUsers tables;
-  private String ordersPath;
-  private String usersPath;
-  private String targetPath;
   private StreamerJob job;
 
   @BeforeEach
   void readLogJob() {
     tables = new OrdersAndUsers(dir, "read_log");
-    ordersPath = tables.ordersPath;
-    usersPath = tables.usersPath;
-    targetPath = tables.targetPath;
     job = tables.job()
         .property("hoodie.datasource.write.recordkey.field", "read_id")
         .sql(READ_LOG_SQL);
@@ -110,17 +104,17 @@ class TestOperatingMultiTablePipeline {
     job.syncInProcess();
     String settled = "orders=" + orders2 + ",users=" + users1;
     assertCheckpoint(settled);
-    int commits = HudiTables.completedCommits(targetPath);
+    int commits = HudiTables.completedCommits(tables.targetPath);
 
     job.checkpoint("orders=EARLIEST").syncInProcess();
-    assertEquals(commits + 1, HudiTables.completedCommits(targetPath));
-    assertEquals(2, HudiTables.recordsWrittenByLastCommit(targetPath), "both orders re-read, no user");
+    assertEquals(commits + 1, HudiTables.completedCommits(tables.targetPath));
+    assertEquals(2, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "both orders re-read, no user");
     assertCheckpoint(settled);
 
-    String orders1 = HudiTables.allInstants(ordersPath).get(0).replaceAll("\\D*(\\d+).*", "$1");
+    String orders1 = HudiTables.allInstants(tables.ordersPath).get(0).replaceAll("\\D*(\\d+).*", "$1");
     job.checkpoint(orders1).syncInProcess(); // a bare instant, as a HoodieIncrSource job would have written
-    assertEquals(commits + 2, HudiTables.completedCommits(targetPath));
-    assertEquals(1, HudiTables.recordsWrittenByLastCommit(targetPath), "o2 re-read; users kept its position");
+    assertEquals(commits + 2, HudiTables.completedCommits(tables.targetPath));
+    assertEquals(1, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "o2 re-read; users kept its position");
     assertCheckpoint(settled);
   }
 
@@ -138,7 +132,7 @@ class TestOperatingMultiTablePipeline {
         .sql(READ_LOG_SQL + ITEMS_BRANCH);
     job.syncInProcess();
     assertEquals(List.of("items:i1:1", "orders:o1:1", "users:u1:1"), readLog());
-    String users1 = HudiTables.lastCheckpoint(targetPath).replaceAll(".*users=(\\d+).*", "$1");
+    String users1 = HudiTables.lastCheckpoint(tables.targetPath).replaceAll(".*users=(\\d+).*", "$1");
     assertCheckpoint("items=" + items1 + ",orders=" + orders1 + ",users=" + users1 + ",@order=orders|users|items");
 
     job.property("hoodie.streamer.source.multi.hudi.tables", "orders,items")
@@ -149,7 +143,7 @@ class TestOperatingMultiTablePipeline {
     String users2 = tables.users(user("u2", "bob", 2L));
     job.property("hoodie.streamer.source.multi.hudi.tables", "orders,items,users").sql(READ_LOG_SQL + ITEMS_BRANCH);
     job.syncInProcess();
-    assertEquals(2, HudiTables.recordsWrittenByLastCommit(targetPath), "re-added users is read from the start again");
+    assertEquals(2, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "re-added users is read from the start again");
     assertEquals(List.of("items:i1:1", "orders:o1:1", "users:u1:1", "users:u2:2"), readLog());
     assertCheckpoint("items=" + items1 + ",orders=" + orders1 + ",users=" + users2 + ",@order=orders|items|users");
   }
@@ -162,14 +156,14 @@ class TestOperatingMultiTablePipeline {
     String users1 = tables.users(user("u1", "alice", 1L));
     job.sql(positional).syncInProcess();
     String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
-    List<String> timeline = HudiTables.allInstants(targetPath);
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
     job.property("hoodie.streamer.source.multi.hudi.tables", "users,orders");
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
     String messages = messagesOf(failure);
     assertTrue(messages.contains("references tables by position") && messages.contains("then [orders, users], now "
         + "[users, orders]") && messages.contains("@order=users|orders"), messages);
-    assertEquals(timeline, HudiTables.allInstants(targetPath));
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath));
 
     job.sql(READ_LOG_SQL).syncInProcess();
     assertCheckpoint("orders=" + orders2 + ",users=" + users1 + ",@order=users|orders");
@@ -193,7 +187,7 @@ class TestOperatingMultiTablePipeline {
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
     assertTrue(messagesOf(failure).contains("Cannot resume table 'orders': lenient parsing skipped checkpoint entries "
         + "[orders=abc]"), messagesOf(failure));
-    assertTrue(HudiTables.allInstants(targetPath).isEmpty());
+    assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
 
     job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
     job.syncInProcess();
@@ -229,15 +223,15 @@ class TestOperatingMultiTablePipeline {
   void positionBehindAnArchivedTimelineFailsLoudlyUnlessTheTableFallsBackToAFullScan() throws Exception {
     Map<String, String> archiveEagerly = Map.of("hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3",
         "hoodie.cleaner.commits.retained", "1", "hoodie.metadata.enable", "false");
-    String first = HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, archiveEagerly,
+    String first = HudiTables.upsert(tables.ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, archiveEagerly,
         order("o1", "u1", 1.0, 1L));
     String last = first;
     for (int i = 2; i <= 7; i++) {
-      last = HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, archiveEagerly,
+      last = HudiTables.upsert(tables.ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, archiveEagerly,
           order("o" + i, "u1", i, i));
     }
     String users1 = tables.users(user("u1", "alice", 1L));
-    assertFalse(HudiTables.allInstants(ordersPath).stream().anyMatch(instant -> instant.contains(first)),
+    assertFalse(HudiTables.allInstants(tables.ordersPath).stream().anyMatch(instant -> instant.contains(first)),
         "precondition: the first orders commit is archived");
     job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_LATEST")
         .checkpoint("orders=" + first + ",users=" + users1);
@@ -246,7 +240,7 @@ class TestOperatingMultiTablePipeline {
     assertTrue(messagesOf(failure).contains("Cannot read table 'orders' incrementally after " + first)
         && messagesOf(failure).contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"),
         messagesOf(failure));
-    assertTrue(HudiTables.allInstants(targetPath).isEmpty());
+    assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
 
     job.property("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", "true").syncInProcess();
     assertEquals(List.of("orders:o2:2", "orders:o3:3", "orders:o4:4", "orders:o5:5", "orders:o6:6", "orders:o7:7"),
@@ -255,18 +249,18 @@ class TestOperatingMultiTablePipeline {
   }
 
   private void assertCheckpoint(String expected) {
-    assertEquals(expected, HudiTables.lastCheckpoint(targetPath));
+    assertEquals(expected, HudiTables.lastCheckpoint(tables.targetPath));
   }
 
   private List<String> readLog() {
-    return SharedSpark.session().read().format("hudi").load(targetPath).select("read_id").collectAsList().stream()
+    return SharedSpark.session().read().format("hudi").load(tables.targetPath).select("read_id").collectAsList().stream()
         .map(row -> row.getString(0)).sorted().collect(Collectors.toList());
   }
 
   /** A gauge the Streamer's in-memory metrics reporter holds for the target. */
   private long gauge(String nameSuffix) {
     AtomicLong value = new AtomicLong(-1);
-    Metrics.getInstance(HoodieWriteConfig.newBuilder().withPath(targetPath).build()).getRegistry().getGauges()
+    Metrics.getInstance(HoodieWriteConfig.newBuilder().withPath(tables.targetPath).build()).getRegistry().getGauges()
         .forEach((name, gauge) -> {
           if (name.endsWith(nameSuffix)) {
             value.set(((Number) gauge.getValue()).longValue());

@@ -41,6 +41,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.DataTypes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,6 @@ import static org.apache.hudi.common.util.ConfigUtils.removeConfigFromProps;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.element_at;
-import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.udf;
 
 /**
@@ -146,8 +146,10 @@ public final class IncrementalTableReader {
       return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
           + "commit", table.name(), table.path()));
     }
-    // Spark's optimizer turns a filter on false into an empty local relation: the files are never scanned.
-    return new TableBatch(table.name(), withPartitionFields(table, latestCommit.get()).where(lit(false)), Optional.empty(), false);
+    // Only the plan's schema is used: nothing is scanned. An empty RDD rather than a provably empty relation, because
+    // Spark 3.4's optimizer can mis-bind columns of a union once it prunes a provably empty branch (SPARK-39887 family).
+    StructType columns = withPartitionFields(table, latestCommit.get()).schema();
+    return new TableBatch(table.name(), spark.createDataFrame(jsc.<Row>emptyRDD(), columns), Optional.empty(), false);
   }
 
   private TableBatch skippedOrFail(SourceTable table, String problem) {
