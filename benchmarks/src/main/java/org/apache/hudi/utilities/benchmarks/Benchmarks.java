@@ -28,7 +28,8 @@ import java.util.Optional;
  */
 public final class Benchmarks {
 
-  private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark());
+  private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark(),
+      new MultiTableBenchmark());
 
   private Benchmarks() {
   }

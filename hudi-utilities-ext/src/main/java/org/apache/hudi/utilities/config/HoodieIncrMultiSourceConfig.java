@@ -25,6 +25,7 @@ import org.apache.hudi.common.config.HoodieConfig;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.hive.MultiPartKeysValueExtractor;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
+import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 
 import javax.annotation.concurrent.Immutable;
 
@@ -105,6 +106,42 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "multi_table_checkpoint_malformed_entries metric; a table that may have lost its position that way then "
           + "starts from its missing_checkpoint_strategy only if that strategy is set explicitly, and fails the batch "
           + "otherwise, so that no table silently jumps to latest.");
+
+  public static final ConfigProperty<Integer> READ_PARALLELISM = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "read.parallelism")
+      .defaultValue(4)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "read.parallelism")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("Most tables planned and read at the same time in one batch (driver-side timeline loading, "
+          + "window planning, schema resolution and the Spark jobs these start). 1 reads the tables one after another "
+          + "on the Streamer's thread. Results and checkpoints do not depend on it; a table that fails still fails "
+          + "the batch before anything is committed.");
+
+  public static final ConfigProperty<String> ALIGNMENT = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")
+      .defaultValue(AlignmentMode.NONE.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("How the read windows of the tables relate in time. Possible values: "
+          + Arrays.toString(AlignmentMode.values()) + ". NONE: each table reads its own window (up to its "
+          + "num_instants) independently. COMMIT_TIME_CEILING: every window ends at a shared ceiling, the earliest "
+          + "commit time up to which every table that holds it can read this batch; tables that are ahead wait "
+          + "(their checkpoint does not pass the ceiling), and a table without new commits stops holding the others "
+          + "once its newest readable commit is older than alignment.idle.timeout.ms.");
+
+  public static final ConfigProperty<Long> ALIGNMENT_IDLE_TIMEOUT_MS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
+      .defaultValue(600_000L)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
+      .markAdvanced()
+      .sinceVersion("0.14.0")
+      .withDocumentation("With alignment COMMIT_TIME_CEILING: how long a table without new commits holds the other "
+          + "tables at its newest readable commit, counted from that commit's instant time. After it the table is "
+          + "idle and no longer limits the ceiling, so a quiet table delays the others by at most this long. 0: only "
+          + "tables with new commits set the ceiling. Set it above the longest gap between two commits of the "
+          + "slowest table, or alignment lapses whenever that table pauses.");
 
   public static final ConfigProperty<String> TABLE_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")

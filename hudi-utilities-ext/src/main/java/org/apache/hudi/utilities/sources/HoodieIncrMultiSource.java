@@ -28,6 +28,7 @@ import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.IncrementalTableReader;
+import org.apache.hudi.utilities.sources.multi.MultiTableReader;
 import org.apache.hudi.utilities.sources.multi.SourceTable;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TargetCheckpoint;
@@ -41,7 +42,7 @@ import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
+import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -57,6 +58,10 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * {@link HoodieIncrMultiSourceConfig}). Every batch yields one dataset per configured table, in declaration order:
  * a table without new data yields an empty dataset with its current columns. When no table has new data, the batch
  * is empty and the checkpoint unchanged, so the Streamer skips the round without a commit.
+ *
+ * <p>Tables are planned and read up to {@code read.parallelism} at a time, with the results and checkpoint of reading
+ * them one after another. With {@code alignment=COMMIT_TIME_CEILING}, every table's window ends at a shared commit-time
+ * ceiling (see {@link org.apache.hudi.utilities.sources.multi.CommitTimeCeiling}).
  *
  * <p>The datasets travel to the transformer inside one {@link MultiDatasetCarrier}, which a
  * {@code MultiDatasetTransformer} (first in the transformer chain) splits. A carrier that reaches the writer unsplit
@@ -75,22 +80,24 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   private final List<SourceTable> tables;
   private final MultiTableCheckpointManager checkpoints;
   private final IncrementalTableReader reader;
+  private final MultiTableReader tableReads;
   private final Option<HoodieIngestionMetrics> metrics;
   private long malformedEntries;
 
   public HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
                                SchemaProvider schemaProvider) {
-    this(props, sparkContext, sparkSession, schemaProvider, Option.empty());
+    this(props, sparkContext, sparkSession, schemaProvider, Option.empty(), Clock.systemUTC());
   }
 
   /** The constructor the Streamer uses: its metrics also tell the source which target it feeds. */
   public HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
                                SchemaProvider schemaProvider, HoodieIngestionMetrics metrics) {
-    this(props, sparkContext, sparkSession, schemaProvider, Option.ofNullable(metrics));
+    this(props, sparkContext, sparkSession, schemaProvider, Option.ofNullable(metrics), Clock.systemUTC());
   }
 
-  private HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
-                                SchemaProvider schemaProvider, Option<HoodieIngestionMetrics> metrics) {
+  /** With the clock that decides when a quiet table stops holding the others under alignment. */
+  HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
+                        SchemaProvider schemaProvider, Option<HoodieIngestionMetrics> metrics, Clock clock) {
     super(props, sparkContext, sparkSession, schemaProvider, SourceType.ROW);
     this.tables = SourceTable.allFrom(props);
     String legacyTable = getStringWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE, tables.get(0).name());
@@ -98,6 +105,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
         getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_ENABLE),
         getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT));
     this.reader = new IncrementalTableReader(props, sparkContext, sparkSession);
+    this.tableReads = MultiTableReader.from(props, reader, sparkContext, sparkSession, clock);
     this.metrics = metrics;
   }
 
@@ -110,15 +118,13 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
         ? requested
         : checkpoints.parseRequest(storedCheckpoint().orElse(null));
     MultiTableCheckpoint previous = resumePositions(requested, stored);
-    List<TableBatch> batches = new ArrayList<>();
+    List<TableBatch> batches = tableReads.read(tables, previous);
     MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
-    for (SourceTable table : tables) {
-      TableBatch batch = reader.read(table, previous.position(table.name()));
-      batches.add(batch);
+    for (TableBatch batch : batches) {
       if (batch.advancedTo().isPresent()) {
-        advanced = advanced.withPosition(table.name(), batch.advancedTo().get());
+        advanced = advanced.withPosition(batch.table(), batch.advancedTo().get());
       }
-      publish(table.name() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0);
+      publish(batch.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0);
     }
     MultiTableCheckpoint nextPositions = checkpoints.merge(previous, advanced);
     String next = checkpoints.format(nextPositions);

@@ -50,9 +50,11 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static org.apache.hudi.common.model.HoodieRecord.PARTITION_PATH_METADATA_FIELD;
 import static org.apache.hudi.common.util.ConfigUtils.removeConfigFromProps;
+import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.element_at;
 import static org.apache.spark.sql.functions.udf;
@@ -80,7 +82,7 @@ public final class IncrementalTableReader {
   }
 
   /**
-   * Reads what is new in a table after its position.
+   * Reads what is new in a table after its position, as far as its num_instants allows.
    *
    * @param position the inclusive instant the table was consumed up to, or empty to start from the table's
    *                 missing-checkpoint strategy
@@ -88,21 +90,58 @@ public final class IncrementalTableReader {
    *     completed commit), unless the table skips on schema failure
    */
   public TableBatch read(SourceTable table, Optional<String> position) {
-    Optional<String> unreadable = whyUnreadable(table);
-    if (unreadable.isPresent()) {
-      return skippedOrFail(table, unreadable.get());
+    return read(table, position,
+        () -> stockSource(table, table.numInstants(), table.missingCheckpointStrategy(), Optional.empty()));
+  }
+
+  /**
+   * Reads exactly the commits of a planned window (see {@link WindowPlanner}), which alignment may have cut short: no
+   * more, even if the table committed more since it was planned, so the table's new position is at most the window's
+   * end.
+   *
+   * <p>An empty window reads nothing and keeps the table's position; a table without a position then takes the
+   * window's start as its position, so that a table held back on its first batch is not moved on by its
+   * missing-checkpoint strategy in the next one (READ_LATEST would skip the commits it waited for).
+   *
+   * @throws HoodieReadFromSourceException as {@link #read(SourceTable, Optional)}
+   */
+  public TableBatch read(SourceTable table, TableWindow window) {
+    if (window.hasNewCommits()) {
+      // num_instants bounds an incremental read; a snapshot read (which the stock source may also choose at read time,
+      // if the position was archived meanwhile) ends where the splitter says.
+      return read(table, window.position(), () -> stockSource(table, window.instants().size(),
+          table.missingCheckpointStrategy(), window.end()));
     }
-    position.ifPresent(instant -> checkNotBehindArchive(table, instant));
-    Pair<Option<Dataset<Row>>, String> read = stockSource(table, table.numInstants(), table.missingCheckpointStrategy())
-        .fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
+    if (!hudiTable(table).isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
+    }
+    TableBatch nothingNew = withoutNewData(table, window.position());
+    if (nothingNew.skipped() || window.position().isPresent()) {
+      return nothingNew;
+    }
+    LOG.info("Table '{}': waits for a later batch at {}", table.name(), window.fromExclusive());
+    return new TableBatch(table.name(), nothingNew.rows(), Optional.of(window.fromExclusive()), false);
+  }
+
+  private TableBatch read(SourceTable table, Optional<String> position, Supplier<HoodieIncrSource> source) {
+    Optional<HoodieTableMetaClient> metaClient = hudiTable(table);
+    if (!metaClient.isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
+    }
+    position.ifPresent(instant -> checkNotBehindArchive(table, metaClient.get(), instant));
+    Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
       return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Optional.of(read.getRight()), false);
     }
-    LOG.info("Table '{}': caught up at {}", table.name(), position.orElse("<none>"));
-    // The columns of a stock read of the latest commit, so SQL over a table without new data resolves as with data.
-    Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST)
-        .fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
+    return withoutNewData(table, position);
+  }
+
+  /** An empty dataset with the columns of a stock read of the latest commit, so SQL over it resolves as with data. */
+  private TableBatch withoutNewData(SourceTable table, Optional<String> position) {
+    LOG.info("Table '{}': nothing new after {}", table.name(), position.orElse("<none>"));
+    Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST,
+        Optional.empty()).fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
     if (!latestCommit.isPresent()) {
       return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
           + "commit", table.name(), table.path()));
@@ -130,7 +169,8 @@ public final class IncrementalTableReader {
     return Optional.ofNullable(completed.lastInstant().isPresent() ? completed.lastInstant().get().getTimestamp() : null);
   }
 
-  private HoodieIncrSource stockSource(SourceTable table, int numInstants, MissingCheckpointStrategy strategy) {
+  private HoodieIncrSource stockSource(SourceTable table, int numInstants, MissingCheckpointStrategy strategy,
+                                       Optional<String> snapshotEnd) {
     TypedProperties props = new TypedProperties();
     props.putAll(jobProps);
     // The per-table strategy decides; the deprecated job-wide flag would override it for every table.
@@ -139,6 +179,10 @@ public final class IncrementalTableReader {
     props.setProperty(HoodieIncrSourceConfig.NUM_INSTANTS_PER_FETCH.key(), String.valueOf(numInstants));
     props.setProperty(HoodieIncrSourceConfig.MISSING_CHECKPOINT_STRATEGY.key(), strategy.name());
     props.setProperty(SourceTable.JOB_FULL_TABLE_SCAN_FALLBACK, String.valueOf(table.fullTableScanFallback()));
+    snapshotEnd.ifPresent(end -> {
+      props.setProperty(SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME, WindowEndSnapshotSplitter.class.getName());
+      props.setProperty(WindowEndSnapshotSplitter.WINDOW_END, end);
+    });
     return new HoodieIncrSource(props, jsc, spark, null);
   }
 
@@ -147,11 +191,10 @@ public final class IncrementalTableReader {
    * full-scan fallback, the archived ones would be skipped without a word. The snapshot path of
    * READ_UPTO_LATEST_COMMIT covers them.
    */
-  private void checkNotBehindArchive(SourceTable table, String position) {
+  private void checkNotBehindArchive(SourceTable table, HoodieTableMetaClient metaClient, String position) {
     if (table.fullTableScanFallback() || table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT) {
       return;
     }
-    HoodieTableMetaClient metaClient = metaClient(table);
     HoodieTimeline active = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
     if (active.isBeforeTimelineStarts(position) && hasArchivedInstants(metaClient)) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: that "
@@ -173,14 +216,18 @@ public final class IncrementalTableReader {
     }
   }
 
-  private Optional<String> whyUnreadable(SourceTable table) {
+  /** The table's meta client, or empty if its path holds no Hudi table. */
+  private Optional<HoodieTableMetaClient> hudiTable(SourceTable table) {
     try {
-      metaClient(table);
-      return Optional.empty();
+      return Optional.of(metaClient(table));
     } catch (TableNotFoundException e) {
-      return Optional.of(String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
-          + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path()));
+      return Optional.empty();
     }
+  }
+
+  private static String notAHudiTable(SourceTable table) {
+    return String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
+        + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path());
   }
 
   private HoodieTableMetaClient metaClient(SourceTable table) {
