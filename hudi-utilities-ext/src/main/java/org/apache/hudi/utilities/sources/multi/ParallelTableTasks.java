@@ -24,12 +24,12 @@ import org.apache.spark.sql.SparkSession;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -41,8 +41,9 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * the caller cannot tell a parallel run from a sequential one except by its duration.
  *
  * <p>A task that fails fails the whole call, with the exception of the first failed table in table order (the one a
- * sequential run would have thrown; the others are attached as suppressed), and only after every task has stopped:
- * no read of this batch is still running when the batch fails.
+ * sequential run would have thrown; those of the other tables that failed are attached as suppressed), and only after
+ * every task has stopped: no read of this batch is still running when the batch fails. Tables not started when one
+ * fails are not started.
  */
 public final class ParallelTableTasks {
 
@@ -74,13 +75,22 @@ public final class ParallelTableTasks {
       thread.setDaemon(true);
       return thread;
     });
+    AtomicBoolean failed = new AtomicBoolean();
     try {
       List<Future<T>> futures = new ArrayList<>();
       for (SourceTable table : tables) {
         futures.add(pool.submit(() -> {
+          if (failed.get()) {
+            // The batch fails anyway: a table not started yet need not start. Tables start in table order, so every
+            // table before a failed one has started, and the first failure in table order is the sequential one.
+            return null;
+          }
           SparkSession.setActiveSession(spark);
           try {
             return task.apply(table);
+          } catch (RuntimeException | Error e) {
+            failed.set(true);
+            throw e;
           } finally {
             SparkSession.clearActiveSession();
           }
@@ -106,13 +116,9 @@ public final class ParallelTableTasks {
         RuntimeException cause = unchecked(e.getCause());
         if (failure == null) {
           failure = cause;
-          // Tables not started yet need not start: the batch fails anyway.
-          futures.forEach(pending -> pending.cancel(false));
         } else if (cause != failure) {
           failure.addSuppressed(cause);
         }
-      } catch (CancellationException e) {
-        // Cancelled after an earlier table failed.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         futures.forEach(pending -> pending.cancel(true));

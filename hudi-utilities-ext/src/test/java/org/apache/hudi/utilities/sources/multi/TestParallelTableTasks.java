@@ -81,11 +81,7 @@ class TestParallelTableTasks {
 
     List<String> results = tasks(2).map(tables("a", "b", "c", "d"), table -> {
       threads.add(Thread.currentThread().getName());
-      try {
-        pairs.await(NEVER_SECONDS, TimeUnit.SECONDS); // only two tables can meet here at a time
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
+      await(pairs); // only two tables can meet here at a time
       return table.name();
     });
 
@@ -114,10 +110,12 @@ class TestParallelTableTasks {
 
   @Test
   void theFirstFailedTableInTableOrderFailsTheCallWithTheOthersSuppressed() {
+    CyclicBarrier allStarted = new CyclicBarrier(3);
     CountDownLatch laterTablesFailed = new CountDownLatch(2);
 
     IllegalStateException failure = assertThrows(IllegalStateException.class,
         () -> tasks(3).map(tables("orders", "users", "items"), table -> {
+          await(allStarted); // no table fails before all have started, so none is left unstarted
           if (!table.name().equals("orders")) {
             laterTablesFailed.countDown();
             throw new IllegalStateException(table.name() + " broke");
@@ -156,6 +154,14 @@ class TestParallelTableTasks {
   void parallelismMustBePositive() {
     IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, () -> tasks(0));
     assertTrue(failure.getMessage().startsWith("Cannot run table tasks with parallelism 0"), failure.getMessage());
+  }
+
+  private static void await(CyclicBarrier barrier) {
+    try {
+      barrier.await(NEVER_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static boolean await(CountDownLatch latch) {
