@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.SparkSubmitLauncher;
 import org.apache.hudi.utilities.testutils.StreamerJob;
@@ -52,10 +53,11 @@ class TestStreamerThroughSparkSubmit {
 
   @Test
   void streamerJoinsTwoTablesAcrossTwoSubmittedRuns() throws Exception {
-    String ordersPath = dir.resolve("orders").toUri().toString();
-    String usersPath = dir.resolve("users").toUri().toString();
-    String targetPath = dir.resolve("joined").toUri().toString();
-    StreamerJob job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
+    OrdersAndUsers tables = new OrdersAndUsers(dir, "joined");
+    String ordersPath = tables.ordersPath;
+    String usersPath = tables.usersPath;
+    String targetPath = tables.targetPath;
+    StreamerJob job = tables.job()
         .sql("SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts "
             + "FROM <SRC:orders> o LEFT JOIN <SRC:users> u ON o.user_id = u.user_id");
 

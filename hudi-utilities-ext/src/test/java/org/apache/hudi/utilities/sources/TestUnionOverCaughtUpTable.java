@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
@@ -53,10 +54,11 @@ class TestUnionOverCaughtUpTable {
 
   @Test
   void rowsOfTheTablesThatAdvancedAreTheSameWhenAnotherTableIsCaughtUp() throws Exception {
-    String ordersPath = dir.resolve("orders").toUri().toString();
-    String usersPath = dir.resolve("users").toUri().toString();
-    String targetPath = dir.resolve("target").toUri().toString();
-    StreamerJob job = StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath)
+    OrdersAndUsers tables = new OrdersAndUsers(dir, "target");
+    String ordersPath = tables.ordersPath;
+    String usersPath = tables.usersPath;
+    String targetPath = tables.targetPath;
+    StreamerJob job = tables.job()
         .property("hoodie.datasource.write.recordkey.field", "rk")
         .sql("CREATE OR REPLACE TEMPORARY VIEW orders_now USING hudi OPTIONS (path '" + ordersPath + "');\n"
             + "SELECT concat('orders:', order_id) AS rk, order_id AS k, user_id, user_name, ts\n"
