@@ -249,4 +249,10 @@ public final class MultiTableCheckpointManager {
         + "Nothing was read or committed. Repair it by running the Streamer once with --checkpoint '%s' (per table: "
         + "the last completed instant consumed, or LATEST, or EARLIEST).", stored, entry, problem, repair));
   }
+
+  @Override
+  public String toString() {
+    return "MultiTableCheckpointManager{tables=" + tables + ", legacyTable=" + legacyTable + ", multiTableFormat="
+        + multiTableFormat + ", lenient=" + lenient + "}";
+  }
 }

@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
 
 import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
 import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
-import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
+import static org.apache.hudi.common.util.ConfigUtils.enumNames;
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
@@ -68,7 +68,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
       .noDefaultValue()
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
-      .sinceVersion("0.14.0")
       .withDocumentation("Ordered, comma-separated names of the source Hudi tables. The i-th table is <SRC_i> in the "
           + "SQL of a multi-dataset transformer, and <SRC:name> by name. Names may contain letters, digits, '_', '-' "
           + "and '.'; a dot becomes '_' in per-table config keys only (db.orders -> hoodie.streamer.source.hudi."
@@ -79,7 +78,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(true)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.enable")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("true: the checkpoint holds one position per table, 'table1=instant1,table2=instant2'. "
           + "false: the checkpoint is one bare instant, as written by HoodieIncrSource; allowed with a single table "
           + "only (one instant cannot hold the positions of several tables without losing or re-reading data), "
@@ -90,7 +88,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .noDefaultValue("the first table of " + STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.legacy.table")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("The table that a bare checkpoint (one instant, no '=') belongs to, e.g. the checkpoint of a "
           + "HoodieIncrSource job being upgraded to this source. The other tables then start from their "
           + "missing_checkpoint_strategy. The next commit stores the multi-table form.");
@@ -100,7 +97,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(false)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.lenient")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("false: a malformed checkpoint entry fails the batch before anything is read, naming the entry "
           + "and the --checkpoint that repairs it. true: malformed entries are skipped with a WARN and counted in the "
           + "multi_table_checkpoint_malformed_entries metric; a table that may have lost its position that way then "
@@ -112,7 +108,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(4)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "read.parallelism")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Most tables planned and read at the same time in one batch (driver-side timeline loading, "
           + "window planning, schema resolution and the Spark jobs these start). 1 reads the tables one after another "
           + "on the Streamer's thread. Results and checkpoints do not depend on it; a table that fails still fails "
@@ -122,8 +117,8 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")
       .defaultValue(AlignmentMode.NONE.name())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")
+      .withValidValues(enumNames(AlignmentMode.class))
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("How the read windows of the tables relate in time. Possible values: "
           + Arrays.toString(AlignmentMode.values()) + ". NONE: each table reads its own window (up to its "
           + "num_instants) independently. COMMIT_TIME_CEILING: every window ends at a shared ceiling, the earliest "
@@ -136,7 +131,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(600_000L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("With alignment COMMIT_TIME_CEILING: how long a table without new commits holds the other "
           + "tables at its newest readable commit, counted from that commit's instant time. After it the table is "
           + "idle and no longer limits the ceiling, so a quiet table delays the others by at most this long. 0: only "
@@ -147,7 +141,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
       .noDefaultValue()
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
-      .sinceVersion("0.14.0")
       .withDocumentation("Base path of the source Hudi table.");
 
   public static final ConfigProperty<Integer> TABLE_NUM_INSTANTS = ConfigProperty
@@ -155,15 +148,14 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(HoodieIncrSourceConfig.NUM_INSTANTS_PER_FETCH.defaultValue())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "num_instants")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Max number of completed instants of this table read in one batch.");
 
   public static final ConfigProperty<String> TABLE_MISSING_CHECKPOINT_STRATEGY = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
       .defaultValue(IncrSourceHelper.MissingCheckpointStrategy.READ_LATEST.name())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
+      .withValidValues(enumNames(IncrSourceHelper.MissingCheckpointStrategy.class))
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Where this table starts when the checkpoint has no position for it (first run, or a table "
           + "newly added to the list). Possible values: "
           + Arrays.toString(IncrSourceHelper.MissingCheckpointStrategy.values()));
@@ -173,7 +165,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(false)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("When this table's schema cannot be resolved (e.g. it has no completed commit yet): false "
           + "fails the batch before anything is committed; true gives the transformer an empty dataset without "
           + "columns for it and keeps its checkpoint where it was.");
@@ -183,7 +174,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(false)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "incr.fallback.fulltablescan.enable")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("What to do when this table's position is older than its active timeline (archived) or "
           + "its files were cleaned: true reads the window with a full table scan filtered on commit time; false "
           + "fails the batch before anything is committed, naming the table and the fix, because an incremental read "
@@ -195,7 +185,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .noDefaultValue()
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Comma-separated columns to add to this table's dataset, parsed from _hoodie_partition_path "
           + "by the partition extractor; a column that the dataset already has is left as it is.");
 
@@ -204,7 +193,6 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .defaultValue(MultiPartKeysValueExtractor.class.getName())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.extractor.class")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("PartitionValueExtractor that splits _hoodie_partition_path into the values of "
           + "partition.fields, in order. The default reads both 'a=1/b=2' and '1/2' paths.");
 
@@ -216,8 +204,8 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
    *     key form as another
    */
   public static List<String> tables(TypedProperties props) {
-    String value = getStringWithAltKeys(props, TABLES, true);
-    checkArgument(value != null && !value.trim().isEmpty(), "Cannot read multiple Hudi tables: " + TABLES.key()
+    String value = ConfigValues.raw(props, TABLES).orElse("");
+    checkArgument(!value.isEmpty(), "Cannot read multiple Hudi tables: " + TABLES.key()
         + " is not set. List the source tables in order, e.g. " + TABLES.key() + "=orders,users");
     List<String> tables = new ArrayList<>();
     Map<String, String> byKeyName = new HashMap<>();

@@ -24,12 +24,13 @@ import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
 import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.IncrementalTableReader;
 import org.apache.hudi.utilities.sources.multi.MultiTableReader;
-import org.apache.hudi.utilities.sources.multi.SourceTable;
+import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TargetCheckpoint;
 import org.apache.hudi.utilities.transform.CarrierManifest;
@@ -99,11 +100,9 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
                         SchemaProvider schemaProvider, Option<HoodieIngestionMetrics> metrics, Clock clock) {
     super(props, sparkContext, sparkSession, schemaProvider, SourceType.ROW);
-    this.tables = SourceTable.allFrom(props);
-    String legacyTable = getStringWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE, tables.get(0).name());
-    this.checkpoints = new MultiTableCheckpointManager(tableNames(), legacyTable.trim(),
-        getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_ENABLE),
-        getBooleanWithAltKeys(props, HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT));
+    MultiTableReadConf conf = MultiTableReadConf.from(props);
+    this.tables = conf.tables();
+    this.checkpoints = conf.checkpoints();
     this.reader = new IncrementalTableReader(props, sparkContext, sparkSession);
     this.tableReads = MultiTableReader.from(props, reader, sparkContext, sparkSession, clock);
     this.metrics = metrics;

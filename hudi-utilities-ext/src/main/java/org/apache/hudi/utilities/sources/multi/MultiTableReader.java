@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;

@@ -16,25 +16,19 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.config;
 
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
-import static org.apache.hudi.common.util.ConfigUtils.containsConfigProperty;
-import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
-import static org.apache.hudi.common.util.ConfigUtils.getRawValueWithAltKeys;
-import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
-import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_MISSING_CHECKPOINT_STRATEGY;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_NUM_INSTANTS;
@@ -50,7 +44,7 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTa
 public final class SourceTable {
 
   /** The job-wide switch of Hudi's incremental reads, the default of the per-table one. */
-  static final String JOB_FULL_TABLE_SCAN_FALLBACK = "hoodie.datasource.read.incr.fallback.fulltablescan.enable";
+  public static final String JOB_FULL_TABLE_SCAN_FALLBACK = "hoodie.datasource.read.incr.fallback.fulltablescan.enable";
 
   private final String name;
   private final String path;
@@ -77,70 +71,33 @@ public final class SourceTable {
   }
 
   /**
-   * The configured tables, in declaration order.
+   * The settings of one table.
    *
+   * @param table the table name as listed in {@link HoodieIncrMultiSourceConfig#TABLES}
    * @throws IllegalArgumentException naming the key and the fix, for the first invalid config
    */
-  public static List<SourceTable> allFrom(TypedProperties props) {
-    return HoodieIncrMultiSourceConfig.tables(props).stream()
-        .map(table -> from(table, props))
-        .collect(Collectors.toList());
-  }
-
-  private static SourceTable from(String table, TypedProperties props) {
-    for (ConfigProperty<?> template : Arrays.asList(TABLE_PATH, TABLE_NUM_INSTANTS, TABLE_MISSING_CHECKPOINT_STRATEGY,
-        TABLE_SKIP_ON_SCHEMA_FAILURE, TABLE_FULL_TABLE_SCAN_FALLBACK, TABLE_PARTITION_FIELDS, TABLE_PARTITION_EXTRACTOR_CLASS)) {
-      checkNoConflictingAlternative(props, forTable(template, table));
+  static SourceTable from(String table, TypedProperties props) {
+    String cannot = String.format("read table '%s'", table);
+    String path = ConfigValues.raw(props, forTable(TABLE_PATH, table)).orElse("");
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException(String.format("Cannot %s: %s is not set (set it to the table's base path)",
+          cannot, forTable(TABLE_PATH, table).key()));
     }
-    String pathKey = forTable(TABLE_PATH, table).key();
-    String path = getStringWithAltKeys(props, forTable(TABLE_PATH, table), true);
-    checkArgument(path != null && !path.trim().isEmpty(),
-        String.format("Cannot read table '%s': %s is not set (set it to the table's base path)", table, pathKey));
-
-    String numInstantsKey = forTable(TABLE_NUM_INSTANTS, table).key();
-    Object rawNumInstants = getRawValueWithAltKeys(props, forTable(TABLE_NUM_INSTANTS, table))
-        .orElse(TABLE_NUM_INSTANTS.defaultValue());
-    int numInstants = parsePositiveInt(rawNumInstants.toString(), table, numInstantsKey);
-
-    String strategyKey = forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table).key();
-    String strategy = getStringWithAltKeys(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table), true).trim();
-    checkArgument(Arrays.stream(MissingCheckpointStrategy.values()).anyMatch(value -> value.name().equals(strategy)),
-        String.format("Cannot read table '%s': %s=%s is not one of %s", table, strategyKey, strategy,
-            Arrays.toString(MissingCheckpointStrategy.values())));
-
-    String fields = getStringWithAltKeys(props, forTable(TABLE_PARTITION_FIELDS, table), true);
-    List<String> partitionFields = fields == null ? Collections.emptyList() : Arrays.stream(fields.split(","))
+    int numInstants = ConfigValues.positiveInt(props, forTable(TABLE_NUM_INSTANTS, table), cannot);
+    MissingCheckpointStrategy strategy = ConfigValues.enumValue(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table),
+        MissingCheckpointStrategy.class, cannot);
+    List<String> partitionFields = Arrays.stream(ConfigValues.raw(props, forTable(TABLE_PARTITION_FIELDS, table))
+            .orElse("").split(","))
         .map(String::trim).filter(field -> !field.isEmpty()).collect(Collectors.toList());
-
-    return new SourceTable(table, path.trim(), numInstants, MissingCheckpointStrategy.valueOf(strategy),
-        containsConfigProperty(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table)),
-        getBooleanWithAltKeys(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table)),
-        Boolean.parseBoolean(getRawValueWithAltKeys(props, forTable(TABLE_FULL_TABLE_SCAN_FALLBACK, table))
-            .orElse(props.getString(JOB_FULL_TABLE_SCAN_FALLBACK, "false")).toString()), partitionFields,
-        getStringWithAltKeys(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table), true));
-  }
-
-  /** A key set under both its streamer and its deltastreamer name, to different values, is a conflict, not a choice. */
-  private static void checkNoConflictingAlternative(TypedProperties props, ConfigProperty<?> property) {
-    Object value = props.get(property.key());
-    for (String alternative : property.getAlternatives()) {
-      Object other = props.get(alternative);
-      checkArgument(value == null || other == null || value.toString().trim().equals(other.toString().trim()),
-          String.format("Cannot decide between %s=%s and %s=%s: they name the same setting. Remove one of them.",
-              property.key(), value, alternative, other));
-    }
-  }
-
-  private static int parsePositiveInt(String value, String table, String key) {
-    int parsed;
-    try {
-      parsed = Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      parsed = 0;
-    }
-    checkArgument(parsed > 0,
-        String.format("Cannot read table '%s': %s=%s is not a positive whole number", table, key, value));
-    return parsed;
+    ConfigProperty<Boolean> fallback = forTable(TABLE_FULL_TABLE_SCAN_FALLBACK, table);
+    boolean fullTableScanFallback = ConfigValues.raw(props, fallback).isPresent()
+        ? ConfigValues.booleanValue(props, fallback, cannot)
+        : Boolean.parseBoolean(props.getString(JOB_FULL_TABLE_SCAN_FALLBACK, "false").trim());
+    return new SourceTable(table, path, numInstants, strategy,
+        ConfigValues.raw(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table)).isPresent(),
+        ConfigValues.booleanValue(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table), cannot),
+        fullTableScanFallback, partitionFields,
+        ConfigValues.valueOrDefault(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table)).get());
   }
 
   /** The name as listed in the tables config and kept in the checkpoint. */
@@ -181,8 +138,8 @@ public final class SourceTable {
     return partitionFields;
   }
 
-  public Optional<String> partitionExtractorClass() {
-    return partitionFields.isEmpty() ? Optional.empty() : Optional.of(partitionExtractorClass);
+  public Option<String> partitionExtractorClass() {
+    return partitionFields.isEmpty() ? Option.empty() : Option.of(partitionExtractorClass);
   }
 
   @Override

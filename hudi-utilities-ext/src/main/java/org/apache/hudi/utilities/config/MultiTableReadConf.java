@@ -1,0 +1,132 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.config;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.ALIGNMENT;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.ALIGNMENT_IDLE_TIMEOUT_MS;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_ENABLE;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_PARALLELISM;
+import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
+
+/**
+ * The settings of one multi-table job ({@link HoodieIncrMultiSourceConfig}), parsed and checked once, with one
+ * accessor per setting: the source, its readers and freshness all read them from here.
+ */
+public final class MultiTableReadConf {
+
+  private final List<SourceTable> tables;
+  private final int readParallelism;
+  private final AlignmentMode alignment;
+  private final Duration alignmentIdleTimeout;
+  private final MultiTableCheckpointManager checkpoints;
+
+  private MultiTableReadConf(List<SourceTable> tables, int readParallelism, AlignmentMode alignment,
+                             Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints) {
+    this.tables = Collections.unmodifiableList(tables);
+    this.readParallelism = readParallelism;
+    this.alignment = alignment;
+    this.alignmentIdleTimeout = alignmentIdleTimeout;
+    this.checkpoints = checkpoints;
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the key and the fix, for the first invalid setting
+   */
+  public static MultiTableReadConf from(TypedProperties props) {
+    List<SourceTable> tables = HoodieIncrMultiSourceConfig.tables(props).stream()
+        .map(table -> SourceTable.from(table, props))
+        .collect(Collectors.toList());
+    String readTables = "read the tables";
+    int parallelism = ConfigValues.positiveInt(props, READ_PARALLELISM, readTables + " (1 reads one table at a time)");
+    String align = "align the tables";
+    AlignmentMode alignment = ConfigValues.enumValue(props, ALIGNMENT, AlignmentMode.class, align);
+    long idleTimeoutMs = ConfigValues.atLeast(props, ALIGNMENT_IDLE_TIMEOUT_MS, 0,
+        align + " (0: a table without new commits never holds the others)");
+    checkArgument(alignment == AlignmentMode.NONE || !props.containsKey(SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME),
+        () -> String.format("Cannot align the tables with %s=%s while %s is set: aligned snapshot reads end at the "
+            + "ceiling, which that splitter would move. Remove the splitter, or set %s=%s.", ALIGNMENT.key(), alignment,
+            SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME, ALIGNMENT.key(), AlignmentMode.NONE));
+    String checkpoint = "read the checkpoint";
+    MultiTableCheckpointManager checkpoints = new MultiTableCheckpointManager(names(tables),
+        ConfigValues.raw(props, CHECKPOINT_LEGACY_TABLE).orElse(tables.get(0).name()),
+        ConfigValues.booleanValue(props, CHECKPOINT_ENABLE, checkpoint),
+        ConfigValues.booleanValue(props, CHECKPOINT_LENIENT, checkpoint));
+    return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints);
+  }
+
+  /** The tables, in declaration order. */
+  public List<SourceTable> tables() {
+    return tables;
+  }
+
+  /** The table names, in declaration order. */
+  public List<String> tableNames() {
+    return names(tables);
+  }
+
+  /** A configured table by name; empty if it is not configured. */
+  public Option<SourceTable> table(String name) {
+    return Option.fromJavaOptional(tables.stream().filter(table -> table.name().equals(name)).findFirst());
+  }
+
+  /** Most tables planned and read at the same time. */
+  public int readParallelism() {
+    return readParallelism;
+  }
+
+  public AlignmentMode alignment() {
+    return alignment;
+  }
+
+  /** How long a table without new commits holds the others under {@link AlignmentMode#COMMIT_TIME_CEILING}. */
+  public Duration alignmentIdleTimeout() {
+    return alignmentIdleTimeout;
+  }
+
+  /**
+   * The checkpoint grammar of this job: its tables, the table a bare (legacy) instant belongs to, the multi-table or
+   * bare format ({@code checkpoint.enable}) and strict or lenient parsing ({@code checkpoint.lenient}).
+   */
+  public MultiTableCheckpointManager checkpoints() {
+    return checkpoints;
+  }
+
+  private static List<String> names(List<SourceTable> tables) {
+    return tables.stream().map(SourceTable::name).collect(Collectors.toList());
+  }
+
+  @Override
+  public String toString() {
+    return "MultiTableReadConf{tables=" + tableNames() + ", readParallelism=" + readParallelism + ", alignment="
+        + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints + "}";
+  }
+}

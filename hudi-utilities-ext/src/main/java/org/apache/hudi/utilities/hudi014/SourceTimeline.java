@@ -1,0 +1,158 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.model.HoodieTimelineTimeZone;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.timeline.TimelineUtils;
+import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.exception.HoodieIOException;
+import org.apache.hudi.exception.TableNotFoundException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+import java.io.IOException;
+import java.text.ParseException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/**
+ * One source table's timeline as loaded once for one batch, on Hudi 0.14: its meta client, its completed commits
+ * (commits, delta commits, compactions: what {@code HoodieIncrSource} reads), the zone of its instant times, and the
+ * conversion of its instant and completion times into points in time.
+ *
+ * <p>The one place that loads a source table's timeline for this plugin: window planning, the archive check, the
+ * latest-instant lookup, the caught-up check and the freshness probe all read this value instead of listing the
+ * table again.
+ */
+public final class SourceTimeline {
+
+  private final HoodieTableMetaClient metaClient;
+  private final HoodieTimeline completed;
+  private final ZoneId zone;
+
+  private SourceTimeline(HoodieTableMetaClient metaClient) {
+    this.metaClient = metaClient;
+    this.completed = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
+    this.zone = metaClient.getTableConfig().getTimelineTimezone() == HoodieTimelineTimeZone.UTC
+        ? ZoneOffset.UTC : ZoneId.systemDefault();
+  }
+
+  /**
+   * Lists the table's timeline once.
+   *
+   * @return the timeline; empty if the path holds no Hudi table
+   */
+  public static Option<SourceTimeline> load(String basePath, Configuration hadoopConf) {
+    try {
+      return Option.of(new SourceTimeline(HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(basePath)
+          .setLoadActiveTimelineOnLoad(true).build()));
+    } catch (TableNotFoundException e) {
+      return Option.empty();
+    }
+  }
+
+  public HoodieTableMetaClient metaClient() {
+    return metaClient;
+  }
+
+  /** The completed commits, delta commits and compactions of the active timeline. */
+  public HoodieTimeline completedCommits() {
+    return completed;
+  }
+
+  /** The completed commits an incremental read may pass, under a hollow-commit policy (BLOCK stops at a hole). */
+  public HoodieTimeline readableCommits(HollowCommitHandling hollowCommits) {
+    return TimelineUtils.handleHollowCommitIfNeeded(completed, metaClient, hollowCommits);
+  }
+
+  /** The newest completed instant; empty if the table has none. */
+  public Option<String> latestCompletedInstant() {
+    return completed.lastInstant().map(HoodieInstant::getTimestamp);
+  }
+
+  /**
+   * Whether a position lies before the active timeline while older commits are archived: an incremental read from
+   * it would skip the archived ones.
+   */
+  public boolean isBehindArchive(String position) {
+    return completed.isBeforeTimelineStarts(position) && hasArchivedInstants();
+  }
+
+  /** The first completed instant of the active timeline; empty if there is none. */
+  public Option<String> firstCompletedInstant() {
+    return completed.firstInstant().map(HoodieInstant::getTimestamp);
+  }
+
+  /** The zone the table writes its instant times in ({@code hoodie.table.timeline.timezone}). */
+  public ZoneId zone() {
+    return zone;
+  }
+
+  /**
+   * The point in time an instant time of this table stands for.
+   *
+   * @throws IllegalArgumentException if {@code instantTime} is not an instant time
+   */
+  public Instant timeOf(String instantTime) {
+    // Hudi 0.14 parses every instant time in the JVM's zone; re-read its wall-clock time in the table's zone.
+    return LocalDateTime.ofInstant(parseInJvmZone(instantTime), ZoneId.systemDefault()).atZone(zone).toInstant();
+  }
+
+  /**
+   * When an instant completed: its completion time, which Hudi 0.14 keeps as the completed instant file's
+   * modification time, formatted in the JVM's zone whatever the table's timeline zone.
+   *
+   * @return the time; empty if the instant carries none (archived form, or a file system that keeps no times)
+   */
+  public static Option<Instant> completionTimeOf(HoodieInstant instant) {
+    String completionTime = instant.getStateTransitionTime();
+    return completionTime == null || completionTime.isEmpty() ? Option.empty() : Option.of(parseInJvmZone(completionTime));
+  }
+
+  private static Instant parseInJvmZone(String time) {
+    try {
+      return HoodieActiveTimeline.parseDateFromInstantTime(time).toInstant();
+    } catch (ParseException e) {
+      throw new IllegalArgumentException(String.format("Cannot read '%s' as an instant time", time), e);
+    }
+  }
+
+  private boolean hasArchivedInstants() {
+    try {
+      Path archive = new Path(metaClient.getArchivePath());
+      return metaClient.getFs().exists(archive) && metaClient.getFs().listStatus(archive).length > 0;
+    } catch (IOException e) {
+      throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SourceTimeline{" + metaClient.getBasePath() + ", " + completed.countInstants() + " completed commits, zone "
+        + zone + "}";
+  }
+}
