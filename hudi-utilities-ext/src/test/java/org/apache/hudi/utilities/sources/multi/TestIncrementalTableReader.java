@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -74,7 +75,7 @@ class TestIncrementalTableReader {
 
   private void assertCaughtUpTableKeepsReadSchema(String table, String path, String lastInstant, int rowsFromStart) {
     IncrementalTableReader reader = reader(table, path, "READ_UPTO_LATEST_COMMIT", 5);
-    SourceTable sourceTable = SourceTable.allFrom(props(table, path, "READ_UPTO_LATEST_COMMIT", 5)).get(0);
+    SourceTable sourceTable = MultiTableReadConf.from(props(table, path, "READ_UPTO_LATEST_COMMIT", 5)).tables().get(0);
 
     TableBatch fromStart = reader.read(sourceTable, Optional.empty());
     assertEquals(Optional.of(lastInstant), fromStart.advancedTo());
@@ -101,7 +102,7 @@ class TestIncrementalTableReader {
     TypedProperties props = props("orders", path, "READ_UPTO_LATEST_COMMIT", 1);
 
     TableBatch batch = new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session())
-        .read(SourceTable.allFrom(props).get(0), Optional.of(first));
+        .read(MultiTableReadConf.from(props).tables().get(0), Optional.of(first));
 
     assertEquals(Optional.of(second), batch.advancedTo());
     assertEquals(List.of("o2"), batch.rows().select("order_id").collectAsList().stream()
@@ -116,13 +117,13 @@ class TestIncrementalTableReader {
 
     TypedProperties failing = props("empty", path, "READ_LATEST", 5);
     HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
-        () -> reader(failing).read(SourceTable.allFrom(failing).get(0), Optional.empty()));
+        () -> reader(failing).read(MultiTableReadConf.from(failing).tables().get(0), Optional.empty()));
     assertTrue(failure.getMessage().contains("Cannot resolve the schema of table 'empty'"), failure.getMessage());
     assertTrue(failure.getMessage().contains("skip_on_schema_failure"), failure.getMessage());
 
     TypedProperties skipping = props("empty", path, "READ_LATEST", 5);
     skipping.setProperty("hoodie.streamer.source.hudi.empty.skip_on_schema_failure", "true");
-    TableBatch skipped = reader(skipping).read(SourceTable.allFrom(skipping).get(0), Optional.empty());
+    TableBatch skipped = reader(skipping).read(MultiTableReadConf.from(skipping).tables().get(0), Optional.empty());
     assertEquals(Optional.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().columns().length);
   }
@@ -138,13 +139,13 @@ class TestIncrementalTableReader {
 
     TypedProperties failing = props("gone", path, "READ_LATEST", 5);
     HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
-        () -> reader(failing).read(SourceTable.allFrom(failing).get(0), Optional.of(position)));
+        () -> reader(failing).read(MultiTableReadConf.from(failing).tables().get(0), Optional.of(position)));
     assertTrue(failure.getMessage().contains("Cannot read table 'gone'") && failure.getMessage().contains("is not a Hudi table"),
         failure.getMessage());
 
     TypedProperties skipping = props("gone", path, "READ_LATEST", 5);
     skipping.setProperty("hoodie.streamer.source.hudi.gone.skip_on_schema_failure", "true");
-    TableBatch skipped = reader(skipping).read(SourceTable.allFrom(skipping).get(0), Optional.of(position));
+    TableBatch skipped = reader(skipping).read(MultiTableReadConf.from(skipping).tables().get(0), Optional.of(position));
     assertTrue(skipped.skipped());
     assertEquals(Optional.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().count());
@@ -165,7 +166,7 @@ class TestIncrementalTableReader {
     TypedProperties props = props("events", path, "READ_UPTO_LATEST_COMMIT", 5);
     props.setProperty("hoodie.streamer.source.hudi.events.partition.fields", "region_from_path");
 
-    TableBatch batch = reader(props).read(SourceTable.allFrom(props).get(0), Optional.empty());
+    TableBatch batch = reader(props).read(MultiTableReadConf.from(props).tables().get(0), Optional.empty());
 
     assertEquals(List.of("o1=eu", "o2=us"), batch.rows().select("order_id", "region_from_path").collectAsList()
         .stream().map(row -> row.getString(0) + "=" + row.getString(1)).sorted().collect(Collectors.toList()));

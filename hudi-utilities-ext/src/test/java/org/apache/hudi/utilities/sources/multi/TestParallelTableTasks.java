@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.testutils.SharedSpark;
@@ -53,7 +54,7 @@ class TestParallelTableTasks {
     TypedProperties props = new TypedProperties();
     props.setProperty("hoodie.streamer.source.multi.hudi.tables", String.join(",", names));
     Arrays.stream(names).forEach(name -> props.setProperty("hoodie.streamer.source.hudi." + name + ".path", "/" + name));
-    return SourceTable.allFrom(props);
+    return MultiTableReadConf.from(props).tables();
   }
 
   private static ParallelTableTasks tasks(int parallelism) {
