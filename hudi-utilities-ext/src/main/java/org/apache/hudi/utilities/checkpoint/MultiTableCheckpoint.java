@@ -18,11 +18,12 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -72,8 +73,8 @@ public final class MultiTableCheckpoint {
   }
 
   /** The inclusive position of a table, or empty if the table has never been read. */
-  public Optional<String> position(String table) {
-    return Optional.ofNullable(positions.get(table));
+  public Option<String> position(String table) {
+    return Option.ofNullable(positions.get(table));
   }
 
   /** The positions, by table name in name order. */

@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.common.util.Option;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +28,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -187,7 +188,7 @@ public final class MultiTableCheckpointManager {
    * @return {@code stored}, overridden by the request's instants and resets
    */
   public MultiTableCheckpoint resolve(MultiTableCheckpoint stored, RequestedCheckpoint request,
-                                      Function<String, Optional<String>> latestInstant) {
+                                      Function<String, Option<String>> latestInstant) {
     MultiTableCheckpoint resolved = merge(stored, request.positions());
     for (Map.Entry<String, TableReset> reset : request.resets().entrySet()) {
       String table = reset.getKey();

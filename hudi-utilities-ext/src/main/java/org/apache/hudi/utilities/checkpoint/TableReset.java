@@ -18,8 +18,9 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * A position an operator can ask for by name instead of an instant, in a {@code --checkpoint} override.
@@ -33,12 +34,12 @@ public enum TableReset {
   EARLIEST;
 
   /** The reset a checkpoint value names, ignoring case, if it names one. */
-  public static Optional<TableReset> named(String value) {
+  public static Option<TableReset> named(String value) {
     for (TableReset reset : values()) {
       if (reset.name().equals(value.toUpperCase(Locale.ROOT))) {
-        return Optional.of(reset);
+        return Option.of(reset);
       }
     }
-    return Optional.empty();
+    return Option.empty();
   }
 }

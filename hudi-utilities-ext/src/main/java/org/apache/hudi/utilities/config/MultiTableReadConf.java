@@ -65,12 +65,9 @@ public final class MultiTableReadConf {
     List<SourceTable> tables = HoodieIncrMultiSourceConfig.tables(props).stream()
         .map(table -> SourceTable.from(table, props))
         .collect(Collectors.toList());
-    String readTables = "read the tables";
-    int parallelism = ConfigValues.positiveInt(props, READ_PARALLELISM, readTables + " (1 reads one table at a time)");
-    String align = "align the tables";
-    AlignmentMode alignment = ConfigValues.enumValue(props, ALIGNMENT, AlignmentMode.class, align);
-    long idleTimeoutMs = ConfigValues.atLeast(props, ALIGNMENT_IDLE_TIMEOUT_MS, 0,
-        align + " (0: a table without new commits never holds the others)");
+    int parallelism = ConfigValues.positiveInt(props, READ_PARALLELISM, "read the tables");
+    AlignmentMode alignment = ConfigValues.enumValue(props, ALIGNMENT, AlignmentMode.class, "align the tables");
+    long idleTimeoutMs = ConfigValues.atLeast(props, ALIGNMENT_IDLE_TIMEOUT_MS, 0, "align the tables");
     checkArgument(alignment == AlignmentMode.NONE || !props.containsKey(SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME),
         () -> String.format("Cannot align the tables with %s=%s while %s is set: aligned snapshot reads end at the "
             + "ceiling, which that splitter would move. Remove the splitter, or set %s=%s.", ALIGNMENT.key(), alignment,

@@ -118,6 +118,11 @@ public final class SourceTimeline {
    * @throws IllegalArgumentException if {@code instantTime} is not an instant time
    */
   public Instant timeOf(String instantTime) {
+    return timeOf(instantTime, zone);
+  }
+
+  /** The point in time an instant time written in {@code zone} stands for. */
+  static Instant timeOf(String instantTime, ZoneId zone) {
     // Hudi 0.14 parses every instant time in the JVM's zone; re-read its wall-clock time in the table's zone.
     return LocalDateTime.ofInstant(parseInJvmZone(instantTime), ZoneId.systemDefault()).atZone(zone).toInstant();
   }

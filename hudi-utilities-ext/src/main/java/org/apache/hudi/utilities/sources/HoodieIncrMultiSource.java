@@ -25,14 +25,14 @@ import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
 import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.hudi014.MultiTableReader;
+import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
-import org.apache.hudi.utilities.sources.multi.IncrementalTableReader;
-import org.apache.hudi.utilities.sources.multi.MultiTableReader;
-import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
-import org.apache.hudi.utilities.sources.multi.TargetCheckpoint;
 import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
 
@@ -47,8 +47,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
-import static org.apache.hudi.common.util.ConfigUtils.getStringWithAltKeys;
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
@@ -80,7 +78,6 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   private final List<SourceTable> tables;
   private final MultiTableCheckpointManager checkpoints;
-  private final IncrementalTableReader reader;
   private final MultiTableReader tableReads;
   private final Option<HoodieIngestionMetrics> metrics;
   private long malformedEntries;
@@ -103,8 +100,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     MultiTableReadConf conf = MultiTableReadConf.from(props);
     this.tables = conf.tables();
     this.checkpoints = conf.checkpoints();
-    this.reader = new IncrementalTableReader(props, sparkContext, sparkSession);
-    this.tableReads = MultiTableReader.from(props, reader, sparkContext, sparkSession, clock);
+    this.tableReads = new MultiTableReader(props, conf, sparkContext, sparkSession, clock);
     this.metrics = metrics;
   }
 
@@ -116,8 +112,9 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     RequestedCheckpoint stored = requested.isCompleteFor(tableNames())
         ? requested
         : checkpoints.parseRequest(storedCheckpoint().orElse(null));
-    MultiTableCheckpoint previous = resumePositions(requested, stored);
-    List<TableBatch> batches = tableReads.read(tables, previous);
+    BatchTimelines timelines = tableReads.loadTimelines();
+    MultiTableCheckpoint previous = resumePositions(requested, stored, timelines);
+    List<TableBatch> batches = tableReads.read(timelines, previous);
     MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
     for (TableBatch batch : batches) {
       if (batch.advancedTo().isPresent()) {
@@ -141,9 +138,10 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   }
 
   /** The stored positions, overridden by what the resume string asks for; checked for positions lost to leniency. */
-  private MultiTableCheckpoint resumePositions(RequestedCheckpoint requested, RequestedCheckpoint stored) {
+  private MultiTableCheckpoint resumePositions(RequestedCheckpoint requested, RequestedCheckpoint stored,
+                                               BatchTimelines timelines) {
     MultiTableCheckpoint resolved = checkpoints.resolve(stored.positions(), requested,
-        name -> reader.latestCompletedInstant(table(name)));
+        name -> timelines.latestCompletedInstant(table(name).name()));
     long malformed = requested.malformedEntries().size() + (stored == requested ? 0 : stored.malformedEntries().size());
     if (malformed > 0) {
       malformedEntries += malformed;
@@ -169,7 +167,8 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
       return Option.empty();
     }
     String target = IngestionMetricsWriteConfig.of(metrics.get()).getBasePath();
-    return Option.fromJavaOptional(TargetCheckpoint.of(target, sparkContext.hadoopConfiguration()));
+    return new StoredCheckpointReader(sparkContext.hadoopConfiguration()).newest(target, StoredCheckpointReader.UNBOUNDED)
+        .checkpoint();
   }
 
   private void publish(String metric, long value) {

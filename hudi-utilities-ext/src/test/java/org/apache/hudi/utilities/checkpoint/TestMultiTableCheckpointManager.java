@@ -18,13 +18,14 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.common.util.Option;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,9 +57,9 @@ class TestMultiTableCheckpointManager {
     MultiTableCheckpoint checkpoint = manager.parse("db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT);
 
     assertEquals(Map.of("db.orders", ORDERS_INSTANT, "users", USERS_INSTANT), checkpoint.positions());
-    assertEquals(Optional.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
-    assertEquals(Optional.of(USERS_INSTANT), checkpoint.position("users"));
-    assertEquals(Optional.empty(), checkpoint.position("items"));
+    assertEquals(Option.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
+    assertEquals(Option.of(USERS_INSTANT), checkpoint.position("users"));
+    assertEquals(Option.empty(), checkpoint.position("items"));
   }
 
   @Test
@@ -125,11 +126,11 @@ class TestMultiTableCheckpointManager {
     MultiTableCheckpoint stored = MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "200", "items", "300"));
     RequestedCheckpoint request = manager.parseRequest("users=150,items=LATEST");
 
-    MultiTableCheckpoint resolved = manager.resolve(stored, request, table -> Optional.of("999"));
+    MultiTableCheckpoint resolved = manager.resolve(stored, request, table -> Option.of("999"));
 
     assertEquals(MultiTableCheckpoint.of(Map.of("users", "150", "db.orders", "200", "items", "999")), resolved);
     assertEquals(MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", MultiTableCheckpoint.BEFORE_FIRST_INSTANT,
-        "items", "300")), manager.resolve(stored, manager.parseRequest("db.orders=EARLIEST"), table -> Optional.empty()));
+        "items", "300")), manager.resolve(stored, manager.parseRequest("db.orders=EARLIEST"), table -> Option.empty()));
   }
 
   @Test
@@ -155,8 +156,8 @@ class TestMultiTableCheckpointManager {
   void keepsDotsOfQualifiedTableNames() {
     MultiTableCheckpoint checkpoint = manager.parse("db.orders=" + ORDERS_INSTANT);
 
-    assertEquals(Optional.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
-    assertEquals(Optional.empty(), checkpoint.position("orders"));
+    assertEquals(Option.of(ORDERS_INSTANT), checkpoint.position("db.orders"));
+    assertEquals(Option.empty(), checkpoint.position("orders"));
     assertEquals("db.orders=" + ORDERS_INSTANT, manager.format(checkpoint));
   }
 
@@ -233,7 +234,7 @@ class TestMultiTableCheckpointManager {
     MultiTableCheckpoint checkpoint = lastIsLegacy.parse(" " + USERS_INSTANT + " ");
 
     assertEquals(Map.of("users", USERS_INSTANT), checkpoint.positions());
-    assertEquals(Optional.empty(), checkpoint.position("orders"));
+    assertEquals(Option.empty(), checkpoint.position("orders"));
   }
 
   @Test
@@ -377,8 +378,8 @@ class TestMultiTableCheckpointManager {
     MultiTableCheckpoint merged = manager.merge(previous, advanced);
 
     assertEquals(MultiTableCheckpoint.of(Map.of("users", "100", "db.orders", "250")), merged);
-    assertEquals(Optional.empty(), merged.position("legacy.removed"));
-    assertEquals(Optional.empty(), merged.position("also.removed"));
+    assertEquals(Option.empty(), merged.position("legacy.removed"));
+    assertEquals(Option.empty(), merged.position("also.removed"));
   }
 
   @Test

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 
 import java.time.Clock;
@@ -28,7 +29,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
@@ -51,12 +51,12 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  */
 public final class CommitTimeCeiling {
 
-  private final Optional<String> ceiling;
+  private final Option<String> ceiling;
   private final Map<String, TableWindow> windows;
   private final List<String> idleTables;
   private final List<String> waitingTables;
 
-  private CommitTimeCeiling(Optional<String> ceiling, Map<String, TableWindow> windows, List<String> idleTables,
+  private CommitTimeCeiling(Option<String> ceiling, Map<String, TableWindow> windows, List<String> idleTables,
                             List<String> waitingTables) {
     this.ceiling = ceiling;
     this.windows = Collections.unmodifiableMap(windows);
@@ -77,11 +77,12 @@ public final class CommitTimeCeiling {
         .map(TableWindow::table)
         .collect(Collectors.toList());
     // Instant times of one zone compare as strings, which is how Hudi compares them.
-    Optional<String> ceiling = planned.stream()
+    Option<String> ceiling = Option.fromJavaOptional(planned.stream()
         .filter(window -> !idle.contains(window.table()))
         .map(window -> window.hasNewCommits() ? window.end() : window.newestReadable())
-        .flatMap(Optional::stream)
-        .min(Comparator.naturalOrder());
+        .filter(Option::isPresent)
+        .map(Option::get)
+        .min(Comparator.naturalOrder()));
     Map<String, TableWindow> aligned = new LinkedHashMap<>();
     List<String> waiting = new ArrayList<>();
     for (TableWindow window : planned) {
@@ -98,7 +99,7 @@ public final class CommitTimeCeiling {
     if (window.hasNewCommits() || !window.newestReadable().isPresent()) {
       return false;
     }
-    Duration quiet = Duration.between(window.timeOf(window.newestReadable().get()), clock.instant());
+    Duration quiet = Duration.between(window.newestReadableTime().get(), clock.instant());
     return quiet.compareTo(idleTimeout) >= 0;
   }
 
@@ -116,7 +117,7 @@ public final class CommitTimeCeiling {
   }
 
   /** The inclusive instant no window passes; empty when no table holds one (then no table has new commits). */
-  public Optional<String> ceiling() {
+  public Option<String> ceiling() {
     return ceiling;
   }
 

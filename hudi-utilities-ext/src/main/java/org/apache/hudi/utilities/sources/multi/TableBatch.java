@@ -18,10 +18,11 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.common.util.Option;
+
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
-import java.util.Optional;
 
 /**
  * What one batch read from one source table: its rows and, if the read moved the table forward, the new position.
@@ -30,10 +31,10 @@ public final class TableBatch {
 
   private final String table;
   private final Dataset<Row> rows;
-  private final Optional<String> advancedTo;
+  private final Option<String> advancedTo;
   private final boolean skipped;
 
-  TableBatch(String table, Dataset<Row> rows, Optional<String> advancedTo, boolean skipped) {
+  public TableBatch(String table, Dataset<Row> rows, Option<String> advancedTo, boolean skipped) {
     this.table = table;
     this.rows = rows;
     this.advancedTo = advancedTo;
@@ -53,7 +54,7 @@ public final class TableBatch {
    * The inclusive instant this read consumed the table up to, or empty if the read did not move the table
    * (caught up, or skipped), in which case the table keeps its previous position.
    */
-  public Optional<String> advancedTo() {
+  public Option<String> advancedTo() {
     return advancedTo;
   }
 

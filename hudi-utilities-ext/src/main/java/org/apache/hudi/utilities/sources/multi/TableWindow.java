@@ -18,66 +18,68 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
 
-import java.text.ParseException;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The commits one table can read in this batch, as Hudi's incremental source plans them: after
  * {@link #fromExclusive()}, up to and including the last of {@link #instants()}.
  *
- * <p>Instants are compared as Hudi compares them, as instant-time strings; {@link #timeOf} turns one into a point in
- * time in the zone the table writes its instant times in.
+ * <p>Instants are compared as Hudi compares them, as instant-time strings of one length; the point in time of the
+ * newest readable commit comes with the window, converted where the table's timeline is read.
  */
 public final class TableWindow {
 
+  /** Hudi's instant before every commit: where a table without commits or position starts. */
+  static final String INIT_INSTANT = "00000000000000";
+
   private final String table;
-  private final Optional<String> position;
+  private final Option<String> position;
   private final String fromExclusive;
   private final List<String> instants;
-  private final Optional<String> newestReadable;
+  private final Option<String> newestReadable;
+  private final Option<Instant> newestReadableTime;
   private final ZoneId timelineZone;
 
   /**
-   * @param table          the table name
-   * @param position       the inclusive position the batch resumes the table from; empty if it has none
-   * @param fromExclusive  where the window starts, exclusive: the position, or where the missing-checkpoint
-   *                       strategy starts a table without one
-   * @param instants       the completed instants in the window, oldest first; empty when there is nothing to read
-   * @param newestReadable the newest instant the table could read at all now, past any num_instants limit but
-   *                       not past a hollow commit that blocks it; empty if it has none
-   * @param timelineZone   the zone of the table's instant times
+   * @param table              the table name
+   * @param position           the inclusive position the batch resumes the table from; empty if it has none
+   * @param fromExclusive      where the window starts, exclusive: the position, or where the missing-checkpoint
+   *                           strategy starts a table without one
+   * @param instants           the completed instants in the window, oldest first; empty when there is nothing to read
+   * @param newestReadable     the newest instant the table could read at all now, past any num_instants limit but
+   *                           not past a hollow commit that blocks it; empty if it has none
+   * @param newestReadableTime the point in time {@code newestReadable} stands for; present with it
+   * @param timelineZone       the zone of the table's instant times
    */
-  TableWindow(String table, Optional<String> position, String fromExclusive, List<String> instants,
-              Optional<String> newestReadable, ZoneId timelineZone) {
+  public TableWindow(String table, Option<String> position, String fromExclusive, List<String> instants,
+                     Option<String> newestReadable, Option<Instant> newestReadableTime, ZoneId timelineZone) {
     this.table = table;
     this.position = position;
     this.fromExclusive = fromExclusive;
     this.instants = Collections.unmodifiableList(new ArrayList<>(instants));
     this.newestReadable = newestReadable;
+    this.newestReadableTime = newestReadableTime;
     this.timelineZone = timelineZone;
   }
 
   /** The window of a table that is not a Hudi table: nothing to read, nothing to align to. */
-  static TableWindow unreadable(String table, Optional<String> position) {
-    return new TableWindow(table, position, position.orElse(HoodieTimeline.INIT_INSTANT_TS), Collections.emptyList(),
-        Optional.empty(), ZoneId.systemDefault());
+  public static TableWindow unreadable(String table, Option<String> position) {
+    return new TableWindow(table, position, position.orElse(INIT_INSTANT), Collections.emptyList(), Option.empty(),
+        Option.empty(), ZoneId.systemDefault());
   }
 
   public String table() {
     return table;
   }
 
-  public Optional<String> position() {
+  public Option<String> position() {
     return position;
   }
 
@@ -90,8 +92,13 @@ public final class TableWindow {
     return instants;
   }
 
-  public Optional<String> newestReadable() {
+  public Option<String> newestReadable() {
     return newestReadable;
+  }
+
+  /** When the newest readable commit was made, in time; empty if the table has none. */
+  public Option<Instant> newestReadableTime() {
+    return newestReadableTime;
   }
 
   public ZoneId timelineZone() {
@@ -104,33 +111,17 @@ public final class TableWindow {
   }
 
   /** The inclusive end of the window; empty when it holds no commit. */
-  public Optional<String> end() {
-    return instants.isEmpty() ? Optional.empty() : Optional.of(instants.get(instants.size() - 1));
+  public Option<String> end() {
+    return instants.isEmpty() ? Option.empty() : Option.of(instants.get(instants.size() - 1));
   }
 
   /** This window without its commits after {@code ceiling}. */
   public TableWindow upTo(String ceiling) {
     List<String> kept = instants.stream()
-        .filter(instant -> HoodieTimeline.compareTimestamps(instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, ceiling))
+        .filter(instant -> instant.compareTo(ceiling) <= 0)
         .collect(Collectors.toList());
     return kept.size() == instants.size() ? this
-        : new TableWindow(table, position, fromExclusive, kept, newestReadable, timelineZone);
-  }
-
-  /**
-   * The point in time an instant of this table stands for.
-   *
-   * @throws IllegalArgumentException if {@code instant} is not an instant time
-   */
-  public Instant timeOf(String instant) {
-    try {
-      // Hudi 0.14 parses every instant time in the JVM's zone; re-read its wall-clock time in the table's zone.
-      Instant parsedAsLocal = HoodieActiveTimeline.parseDateFromInstantTime(instant).toInstant();
-      return LocalDateTime.ofInstant(parsedAsLocal, ZoneId.systemDefault()).atZone(timelineZone).toInstant();
-    } catch (ParseException e) {
-      throw new IllegalArgumentException(String.format("Cannot read '%s' of table '%s' as an instant time", instant,
-          table), e);
-    }
+        : new TableWindow(table, position, fromExclusive, kept, newestReadable, newestReadableTime, timelineZone);
   }
 
   @Override

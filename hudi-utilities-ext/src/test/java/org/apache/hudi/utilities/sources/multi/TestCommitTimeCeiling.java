@@ -19,9 +19,11 @@
 package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.util.Option;
 
 import org.junit.jupiter.api.Test;
 
+import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +33,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Date;
 import java.util.List;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -52,20 +53,30 @@ class TestCommitTimeCeiling {
     return HoodieActiveTimeline.formatDate(Date.from(NOON.minus(Duration.ofMinutes(minutesBeforeNoon))));
   }
 
+  /** The point in time of an instant made by {@link #at}. */
+  private static Instant timeOf(String instant) {
+    try {
+      return HoodieActiveTimeline.parseDateFromInstantTime(instant).toInstant();
+    } catch (ParseException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
   private static Clock clockAt(Instant now) {
     return Clock.fixed(now, ZoneOffset.UTC);
   }
 
   /** A table positioned at {@code position} that can read {@code instants} and nothing after them. */
   private static TableWindow news(String table, String position, String... instants) {
-    return new TableWindow(table, Optional.of(position), position, Arrays.asList(instants),
-        Optional.of(instants[instants.length - 1]), ZoneId.systemDefault());
+    String newest = instants[instants.length - 1];
+    return new TableWindow(table, Option.of(position), position, Arrays.asList(instants), Option.of(newest),
+        Option.of(timeOf(newest)), ZoneId.systemDefault());
   }
 
   /** A table without new commits, consumed up to its newest readable commit. */
   private static TableWindow quiet(String table, String newestReadable) {
-    return new TableWindow(table, Optional.of(newestReadable), newestReadable, Collections.emptyList(),
-        Optional.of(newestReadable), ZoneId.systemDefault());
+    return new TableWindow(table, Option.of(newestReadable), newestReadable, Collections.emptyList(),
+        Option.of(newestReadable), Option.of(timeOf(newestReadable)), ZoneId.systemDefault());
   }
 
   @Test
@@ -75,7 +86,7 @@ class TestCommitTimeCeiling {
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(orders, users), TEN_MINUTES, clockAt(NOON));
 
-    assertEquals(Optional.of(at(45)), aligned.ceiling());
+    assertEquals(Option.of(at(45)), aligned.ceiling());
     assertEquals(List.of(at(50)), aligned.window("orders").instants(), "orders reads only up to the ceiling");
     assertSame(users, aligned.window("users"), "users ends the ceiling and reads its whole window");
     assertEquals(List.of("orders"), aligned.waitingTables());
@@ -89,9 +100,9 @@ class TestCommitTimeCeiling {
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(orders, users), TEN_MINUTES, clockAt(NOON));
 
-    assertEquals(Optional.of(at(40)), aligned.ceiling());
+    assertEquals(Option.of(at(40)), aligned.ceiling());
     assertEquals(List.of(), aligned.window("orders").instants());
-    assertEquals(Optional.of(at(30)), aligned.window("orders").position());
+    assertEquals(Option.of(at(30)), aligned.window("orders").position());
   }
 
   @Test
@@ -103,7 +114,7 @@ class TestCommitTimeCeiling {
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(orders, users), Duration.ZERO, clockAt(NOON));
 
-    assertEquals(Optional.of(at(50)), aligned.ceiling());
+    assertEquals(Option.of(at(50)), aligned.ceiling());
     assertEquals(List.of(at(55)), aligned.window("users").instants());
   }
 
@@ -115,13 +126,13 @@ class TestCommitTimeCeiling {
 
     CommitTimeCeiling stillHolding = CommitTimeCeiling.of(List.of(orders, users), TEN_MINUTES,
         clockAt(usersCommitted.plus(TEN_MINUTES).minusMillis(1)));
-    assertEquals(Optional.of(at(30)), stillHolding.ceiling());
+    assertEquals(Option.of(at(30)), stillHolding.ceiling());
     assertEquals(List.of(at(35)), stillHolding.window("orders").instants());
     assertEquals(List.of(), stillHolding.idleTables());
 
     CommitTimeCeiling idle = CommitTimeCeiling.of(List.of(orders, users), TEN_MINUTES,
         clockAt(usersCommitted.plus(TEN_MINUTES)));
-    assertEquals(Optional.of(at(10)), idle.ceiling());
+    assertEquals(Option.of(at(10)), idle.ceiling());
     assertSame(orders, idle.window("orders"));
     assertEquals(List.of("users"), idle.idleTables());
     assertEquals(List.of(), idle.waitingTables());
@@ -134,18 +145,18 @@ class TestCommitTimeCeiling {
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(news("orders", at(40), at(35), at(20)), users),
         Duration.ZERO, clockAt(NOON.minus(Duration.ofMinutes(1))));
 
-    assertEquals(Optional.of(at(20)), aligned.ceiling());
+    assertEquals(Option.of(at(20)), aligned.ceiling());
     assertEquals(List.of("users"), aligned.idleTables());
   }
 
   @Test
   void aTableWithoutAnyReadableCommitHoldsNothing() {
-    TableWindow empty = TableWindow.unreadable("items", Optional.empty());
+    TableWindow empty = TableWindow.unreadable("items", Option.empty());
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(news("orders", at(40), at(20)), empty), TEN_MINUTES,
         clockAt(NOON));
 
-    assertEquals(Optional.of(at(20)), aligned.ceiling());
+    assertEquals(Option.of(at(20)), aligned.ceiling());
     assertEquals(List.of(), aligned.idleTables(), "a table with nothing to align to is not idle either: it has no time");
   }
 
@@ -156,7 +167,7 @@ class TestCommitTimeCeiling {
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(orders, users), TEN_MINUTES, clockAt(NOON));
 
-    assertEquals(Optional.of(at(5)), aligned.ceiling());
+    assertEquals(Option.of(at(5)), aligned.ceiling());
     assertSame(orders, aligned.window("orders"));
     assertSame(users, aligned.window("users"));
   }
@@ -180,30 +191,15 @@ class TestCommitTimeCeiling {
 
   @Test
   void tablesWhoseInstantTimesAreInDifferentZonesCannotBeAligned() {
-    TableWindow utc = new TableWindow("orders", Optional.of(at(20)), at(20), List.of(at(10)), Optional.of(at(10)),
-        ZoneOffset.UTC);
-    TableWindow local = new TableWindow("users", Optional.of(at(20)), at(20), List.of(at(10)), Optional.of(at(10)),
-        ZoneId.of("Asia/Kolkata"));
+    TableWindow utc = new TableWindow("orders", Option.of(at(20)), at(20), List.of(at(10)), Option.of(at(10)),
+        Option.of(timeOf(at(10))), ZoneOffset.UTC);
+    TableWindow local = new TableWindow("users", Option.of(at(20)), at(20), List.of(at(10)), Option.of(at(10)),
+        Option.of(timeOf(at(10))), ZoneId.of("Asia/Kolkata"));
 
     IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
         () -> CommitTimeCeiling.of(List.of(utc, local), TEN_MINUTES, clockAt(NOON)));
     assertTrue(failure.getMessage().startsWith("Cannot align tables 'orders' and 'users' on commit time"),
         failure.getMessage());
     assertTrue(failure.getMessage().contains("hoodie.streamer.source.multi.hudi.alignment=NONE"), failure.getMessage());
-  }
-
-  @Test
-  void instantTimesAreReadInTheZoneTheTableWritesThemIn() {
-    // One instant-time string names different moments in different zones: written 30 minutes ago on the JVM's wall
-    // clock, it lies 30 minutes ahead when the table writes instant times in a zone one hour behind the JVM's.
-    String instant = HoodieActiveTimeline.formatDate(Date.from(NOON.minus(Duration.ofMinutes(30))));
-    ZoneId jvm = ZoneId.systemDefault();
-    ZoneId behind = ZoneOffset.ofTotalSeconds(jvm.getRules().getOffset(NOON).getTotalSeconds() - 3600);
-    TableWindow sameZone = new TableWindow("users", Optional.of(instant), instant, List.of(), Optional.of(instant), jvm);
-    TableWindow zoneBehind = new TableWindow("users", Optional.of(instant), instant, List.of(), Optional.of(instant),
-        behind);
-
-    assertEquals(NOON.minus(Duration.ofMinutes(30)), sameZone.timeOf(instant));
-    assertEquals(NOON.plus(Duration.ofMinutes(30)), zoneBehind.timeOf(instant));
   }
 }

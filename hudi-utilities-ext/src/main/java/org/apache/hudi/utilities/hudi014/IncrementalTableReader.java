@@ -16,25 +16,23 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.hudi014;
 
-import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
 import org.apache.hudi.common.util.collection.Pair;
-import org.apache.hudi.exception.HoodieIOException;
-import org.apache.hudi.exception.TableNotFoundException;
-import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.sync.common.model.PartitionValueExtractor;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.HoodieIncrSourceConfig;
+import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
+import org.apache.hudi.utilities.sources.multi.TableBatch;
+import org.apache.hudi.utilities.sources.multi.TableWindow;
 
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -42,15 +40,15 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import static org.apache.hudi.common.model.HoodieRecord.PARTITION_PATH_METADATA_FIELD;
@@ -66,33 +64,46 @@ import static org.apache.spark.sql.functions.udf;
  * read is delegated to a {@link HoodieIncrSource} configured for that table.
  *
  * <p>What it adds: a table without new data still yields a dataset, empty, with the columns a read of its latest
- * commit has; and the optional partition columns of {@link SourceTable#partitionFields()}.
+ * commit has (cached while that commit stays the latest); and the optional partition columns of
+ * {@link SourceTable#partitionFields()}. It reads the table's {@link SourceTimeline} of the batch, never its own.
  */
-public final class IncrementalTableReader {
+final class IncrementalTableReader {
 
   private static final Logger LOG = LoggerFactory.getLogger(IncrementalTableReader.class);
 
   private final TypedProperties jobProps;
   private final JavaSparkContext jsc;
   private final SparkSession spark;
+  private final HollowCommitHandling hollowCommits;
+  /** Per table: the latest commit when its columns were last resolved, and those columns. */
+  private final Map<String, Pair<String, StructType>> caughtUpColumns = new ConcurrentHashMap<>();
 
-  public IncrementalTableReader(TypedProperties jobProps, JavaSparkContext jsc, SparkSession spark) {
+  IncrementalTableReader(TypedProperties jobProps, JavaSparkContext jsc, SparkSession spark,
+                         HollowCommitHandling hollowCommits) {
     this.jobProps = jobProps;
     this.jsc = jsc;
     this.spark = spark;
+    this.hollowCommits = hollowCommits;
   }
 
   /**
    * Reads what is new in a table after its position, as far as its num_instants allows.
    *
+   * @param timeline the table's timeline of this batch; empty if its path holds no Hudi table
    * @param position the inclusive instant the table was consumed up to, or empty to start from the table's
    *                 missing-checkpoint strategy
    * @throws HoodieReadFromSourceException if the table is not a Hudi table or its schema cannot be resolved (no
    *     completed commit), unless the table skips on schema failure
    */
-  public TableBatch read(SourceTable table, Optional<String> position) {
-    return read(table, position,
-        () -> stockSource(table, table.numInstants(), table.missingCheckpointStrategy(), Optional.empty()));
+  TableBatch read(SourceTable table, Option<SourceTimeline> timeline, Option<String> position) {
+    if (!timeline.isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
+    }
+    if (position.isPresent() && isCaughtUp(timeline.get(), position.get())) {
+      return withoutNewData(table, timeline.get(), position);
+    }
+    return read(table, timeline.get(), position,
+        () -> stockSource(table, table.numInstants(), table.missingCheckpointStrategy(), Option.empty()));
   }
 
   /**
@@ -104,53 +115,76 @@ public final class IncrementalTableReader {
    * window's start as its position, so that a table held back on its first batch is not moved on by its
    * missing-checkpoint strategy in the next one (READ_LATEST would skip the commits it waited for).
    *
-   * @throws HoodieReadFromSourceException as {@link #read(SourceTable, Optional)}
+   * @throws HoodieReadFromSourceException as {@link #read(SourceTable, Option, Option)}
    */
-  public TableBatch read(SourceTable table, TableWindow window) {
+  TableBatch read(SourceTable table, Option<SourceTimeline> timeline, TableWindow window) {
+    if (!timeline.isPresent()) {
+      return skippedOrFail(table, notAHudiTable(table));
+    }
     if (window.hasNewCommits()) {
       // num_instants bounds an incremental read; a snapshot read (which the stock source may also choose at read time,
       // if the position was archived meanwhile) ends where the splitter says.
-      return read(table, window.position(), () -> stockSource(table, window.instants().size(),
+      return read(table, timeline.get(), window.position(), () -> stockSource(table, window.instants().size(),
           table.missingCheckpointStrategy(), window.end()));
     }
-    if (!hudiTable(table).isPresent()) {
-      return skippedOrFail(table, notAHudiTable(table));
-    }
-    TableBatch nothingNew = withoutNewData(table, window.position());
+    TableBatch nothingNew = withoutNewData(table, timeline.get(), window.position());
     if (nothingNew.skipped() || window.position().isPresent()) {
       return nothingNew;
     }
     LOG.info("Table '{}': waits for a later batch at {}", table.name(), window.fromExclusive());
-    return new TableBatch(table.name(), nothingNew.rows(), Optional.of(window.fromExclusive()), false);
+    return new TableBatch(table.name(), nothingNew.rows(), Option.of(window.fromExclusive()), false);
   }
 
-  private TableBatch read(SourceTable table, Optional<String> position, Supplier<HoodieIncrSource> source) {
-    Optional<HoodieTableMetaClient> metaClient = hudiTable(table);
-    if (!metaClient.isPresent()) {
-      return skippedOrFail(table, notAHudiTable(table));
-    }
-    position.ifPresent(instant -> checkNotBehindArchive(table, metaClient.get(), instant));
-    Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(Option.fromJavaOptional(position), Long.MAX_VALUE);
+  private TableBatch read(SourceTable table, SourceTimeline timeline, Option<String> position,
+                          Supplier<HoodieIncrSource> source) {
+    position.ifPresent(instant -> checkNotBehindArchive(table, timeline, instant));
+    Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
-      return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Optional.of(read.getRight()), false);
+      return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Option.of(read.getRight()), false);
     }
-    return withoutNewData(table, position);
+    return withoutNewData(table, timeline, position);
   }
 
-  /** An empty dataset with the columns of a stock read of the latest commit, so SQL over it resolves as with data. */
-  private TableBatch withoutNewData(SourceTable table, Optional<String> position) {
+  /**
+   * Whether nothing is readable after the position, as the stock source would find: then its read (and the timeline
+   * load it makes) is skipped. Under USE_TRANSITION_TIME positions are completion times, which only the stock
+   * planning compares.
+   */
+  private boolean isCaughtUp(SourceTimeline timeline, String position) {
+    return hollowCommits != HollowCommitHandling.USE_TRANSITION_TIME
+        && timeline.readableCommits(hollowCommits).findInstantsAfter(position, 1).empty();
+  }
+
+  /**
+   * An empty dataset with the columns of a stock read of the latest commit, so SQL over it resolves as with data.
+   * The columns are resolved once per latest commit of the table.
+   */
+  private TableBatch withoutNewData(SourceTable table, SourceTimeline timeline, Option<String> position) {
     LOG.info("Table '{}': nothing new after {}", table.name(), position.orElse("<none>"));
-    Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST,
-        Optional.empty()).fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
-    if (!latestCommit.isPresent()) {
+    Option<String> latest = timeline.latestCompletedInstant();
+    if (!latest.isPresent()) {
       return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
           + "commit", table.name(), table.path()));
     }
-    // Only the plan's schema is used: nothing is scanned. An empty RDD rather than a provably empty relation, because
-    // Spark 3.4's optimizer can mis-bind columns of a union once it prunes a provably empty branch (SPARK-39887 family).
-    StructType columns = withPartitionFields(table, latestCommit.get()).schema();
-    return new TableBatch(table.name(), spark.createDataFrame(jsc.<Row>emptyRDD(), columns), Optional.empty(), false);
+    Pair<String, StructType> cached = caughtUpColumns.get(table.name());
+    StructType columns;
+    if (cached != null && cached.getLeft().equals(latest.get())) {
+      columns = cached.getRight();
+    } else {
+      Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST, Option.empty())
+          .fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
+      if (!latestCommit.isPresent()) {
+        return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
+            + "commit", table.name(), table.path()));
+      }
+      // Only the plan's schema is used: nothing is scanned.
+      columns = withPartitionFields(table, latestCommit.get()).schema();
+      caughtUpColumns.put(table.name(), Pair.of(latest.get(), columns));
+    }
+    // An empty RDD rather than a provably empty relation, because Spark 3.4's optimizer can mis-bind columns of a
+    // union once it prunes a provably empty branch (SPARK-39887 family).
+    return new TableBatch(table.name(), spark.createDataFrame(jsc.<Row>emptyRDD(), columns), Option.empty(), false);
   }
 
   private TableBatch skippedOrFail(SourceTable table, String problem) {
@@ -161,17 +195,11 @@ public final class IncrementalTableReader {
     }
     LOG.warn("{}; skipping it: it gets an empty dataset without columns and keeps its position (skip_on_schema_failure)",
         problem);
-    return new TableBatch(table.name(), spark.emptyDataFrame(), Optional.empty(), true);
-  }
-
-  /** The newest completed instant of a table, or empty if it has none; what {@code LATEST} resets a table to. */
-  public Optional<String> latestCompletedInstant(SourceTable table) {
-    HoodieTimeline completed = metaClient(table).getCommitsAndCompactionTimeline().filterCompletedInstants();
-    return Optional.ofNullable(completed.lastInstant().isPresent() ? completed.lastInstant().get().getTimestamp() : null);
+    return new TableBatch(table.name(), spark.emptyDataFrame(), Option.empty(), true);
   }
 
   private HoodieIncrSource stockSource(SourceTable table, int numInstants, MissingCheckpointStrategy strategy,
-                                       Optional<String> snapshotEnd) {
+                                       Option<String> snapshotEnd) {
     TypedProperties props = new TypedProperties();
     props.putAll(jobProps);
     // The per-table strategy decides; the deprecated job-wide flag would override it for every table.
@@ -192,48 +220,24 @@ public final class IncrementalTableReader {
    * full-scan fallback, the archived ones would be skipped without a word. The snapshot path of
    * READ_UPTO_LATEST_COMMIT covers them.
    */
-  private void checkNotBehindArchive(SourceTable table, HoodieTableMetaClient metaClient, String position) {
+  private void checkNotBehindArchive(SourceTable table, SourceTimeline timeline, String position) {
     if (table.fullTableScanFallback() || table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT) {
       return;
     }
-    HoodieTimeline active = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
-    if (active.isBeforeTimelineStarts(position) && hasArchivedInstants(metaClient)) {
+    if (timeline.isBehindArchive(position)) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: that "
           + "position is older than the table's active timeline (which starts at %s), whose earlier commits are "
           + "archived, so an incremental read would skip them. Nothing was committed. Set %s=true to read the window "
           + "with a full table scan, or move the table with --checkpoint '%s=EARLIEST' (re-read all) or '%s=LATEST' "
-          + "(skip to now).", table.name(), position, active.firstInstant().get().getTimestamp(),
+          + "(skip to now).", table.name(), position, timeline.firstCompletedInstant().orElse("<none>"),
           HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK, table.name()).key(),
           table.name(), table.name()));
-    }
-  }
-
-  private static boolean hasArchivedInstants(HoodieTableMetaClient metaClient) {
-    try {
-      Path archive = new Path(metaClient.getArchivePath());
-      return metaClient.getFs().exists(archive) && metaClient.getFs().listStatus(archive).length > 0;
-    } catch (IOException e) {
-      throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);
-    }
-  }
-
-  /** The table's meta client, or empty if its path holds no Hudi table. */
-  private Optional<HoodieTableMetaClient> hudiTable(SourceTable table) {
-    try {
-      return Optional.of(metaClient(table));
-    } catch (TableNotFoundException e) {
-      return Optional.empty();
     }
   }
 
   private static String notAHudiTable(SourceTable table) {
     return String.format("Cannot read table '%s': %s is not a Hudi table (check its path config, "
         + "hoodie.streamer.source.hudi.<table>.path)", table.name(), table.path());
-  }
-
-  private HoodieTableMetaClient metaClient(SourceTable table) {
-    return HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration()).setBasePath(table.path())
-        .setLoadActiveTimelineOnLoad(true).build();
   }
 
   private Dataset<Row> withPartitionFields(SourceTable table, Dataset<Row> rows) {

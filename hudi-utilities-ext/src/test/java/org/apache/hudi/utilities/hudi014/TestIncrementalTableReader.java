@@ -16,14 +16,17 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.hudi014;
 
-import org.apache.hudi.utilities.config.MultiTableReadConf;
-import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
+import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
+import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
@@ -37,7 +40,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -77,12 +79,12 @@ class TestIncrementalTableReader {
     IncrementalTableReader reader = reader(table, path, "READ_UPTO_LATEST_COMMIT", 5);
     SourceTable sourceTable = MultiTableReadConf.from(props(table, path, "READ_UPTO_LATEST_COMMIT", 5)).tables().get(0);
 
-    TableBatch fromStart = reader.read(sourceTable, Optional.empty());
-    assertEquals(Optional.of(lastInstant), fromStart.advancedTo());
+    TableBatch fromStart = read(reader, sourceTable, Option.empty());
+    assertEquals(Option.of(lastInstant), fromStart.advancedTo());
     assertEquals(rowsFromStart, fromStart.rows().count());
 
-    TableBatch caughtUp = reader.read(sourceTable, Optional.of(lastInstant));
-    assertEquals(Optional.empty(), caughtUp.advancedTo());
+    TableBatch caughtUp = read(reader, sourceTable, Option.of(lastInstant));
+    assertEquals(Option.empty(), caughtUp.advancedTo());
     assertEquals(0, caughtUp.rows().count());
     assertEquals(columns(fromStart.rows().schema()), columns(caughtUp.rows().schema()));
   }
@@ -101,10 +103,9 @@ class TestIncrementalTableReader {
     HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o3", "u1", 3.0, 3L));
     TypedProperties props = props("orders", path, "READ_UPTO_LATEST_COMMIT", 1);
 
-    TableBatch batch = new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session())
-        .read(MultiTableReadConf.from(props).tables().get(0), Optional.of(first));
+    TableBatch batch = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.of(first));
 
-    assertEquals(Optional.of(second), batch.advancedTo());
+    assertEquals(Option.of(second), batch.advancedTo());
     assertEquals(List.of("o2"), batch.rows().select("order_id").collectAsList().stream()
         .map(row -> row.getString(0)).collect(Collectors.toList()));
   }
@@ -117,14 +118,14 @@ class TestIncrementalTableReader {
 
     TypedProperties failing = props("empty", path, "READ_LATEST", 5);
     HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
-        () -> reader(failing).read(MultiTableReadConf.from(failing).tables().get(0), Optional.empty()));
+        () -> read(reader(failing), MultiTableReadConf.from(failing).tables().get(0), Option.empty()));
     assertTrue(failure.getMessage().contains("Cannot resolve the schema of table 'empty'"), failure.getMessage());
     assertTrue(failure.getMessage().contains("skip_on_schema_failure"), failure.getMessage());
 
     TypedProperties skipping = props("empty", path, "READ_LATEST", 5);
     skipping.setProperty("hoodie.streamer.source.hudi.empty.skip_on_schema_failure", "true");
-    TableBatch skipped = reader(skipping).read(MultiTableReadConf.from(skipping).tables().get(0), Optional.empty());
-    assertEquals(Optional.empty(), skipped.advancedTo());
+    TableBatch skipped = read(reader(skipping), MultiTableReadConf.from(skipping).tables().get(0), Option.empty());
+    assertEquals(Option.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().columns().length);
   }
 
@@ -139,15 +140,15 @@ class TestIncrementalTableReader {
 
     TypedProperties failing = props("gone", path, "READ_LATEST", 5);
     HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
-        () -> reader(failing).read(MultiTableReadConf.from(failing).tables().get(0), Optional.of(position)));
+        () -> read(reader(failing), MultiTableReadConf.from(failing).tables().get(0), Option.of(position)));
     assertTrue(failure.getMessage().contains("Cannot read table 'gone'") && failure.getMessage().contains("is not a Hudi table"),
         failure.getMessage());
 
     TypedProperties skipping = props("gone", path, "READ_LATEST", 5);
     skipping.setProperty("hoodie.streamer.source.hudi.gone.skip_on_schema_failure", "true");
-    TableBatch skipped = reader(skipping).read(MultiTableReadConf.from(skipping).tables().get(0), Optional.of(position));
+    TableBatch skipped = read(reader(skipping), MultiTableReadConf.from(skipping).tables().get(0), Option.of(position));
     assertTrue(skipped.skipped());
-    assertEquals(Optional.empty(), skipped.advancedTo());
+    assertEquals(Option.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().count());
   }
 
@@ -166,7 +167,7 @@ class TestIncrementalTableReader {
     TypedProperties props = props("events", path, "READ_UPTO_LATEST_COMMIT", 5);
     props.setProperty("hoodie.streamer.source.hudi.events.partition.fields", "region_from_path");
 
-    TableBatch batch = reader(props).read(MultiTableReadConf.from(props).tables().get(0), Optional.empty());
+    TableBatch batch = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.empty());
 
     assertEquals(List.of("o1=eu", "o2=us"), batch.rows().select("order_id", "region_from_path").collectAsList()
         .stream().map(row -> row.getString(0) + "=" + row.getString(1)).sorted().collect(Collectors.toList()));
@@ -177,7 +178,13 @@ class TestIncrementalTableReader {
   }
 
   private static IncrementalTableReader reader(TypedProperties props) {
-    return new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session());
+    return new IncrementalTableReader(props, SharedSpark.jsc(), SharedSpark.session(),
+        IncrSourceHelper.getHollowCommitHandleMode(props));
+  }
+
+  /** A read with the table's timeline loaded for it, as each batch loads it. */
+  private static TableBatch read(IncrementalTableReader reader, SourceTable table, Option<String> position) {
+    return reader.read(table, SourceTimeline.load(table.path(), SharedSpark.jsc().hadoopConfiguration()), position);
   }
 
   private static TypedProperties props(String table, String path, String strategy, int numInstants) {

@@ -16,76 +16,62 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.hudi014;
 
-import org.apache.hudi.utilities.config.SourceTable;
-import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieRecord;
-import org.apache.hudi.common.model.HoodieTimelineTimeZone;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.exception.TableNotFoundException;
+import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.helpers.QueryInfo;
+import org.apache.hudi.utilities.sources.multi.TableWindow;
 
 import org.apache.spark.api.java.JavaSparkContext;
 
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * Plans what one table can read in this batch without reading it: the window that the stock
  * {@code HoodieIncrSource} would read from the table's position, planned by the same
  * {@link IncrSourceHelper#generateQueryInfo} call, with the same num_instants, missing-checkpoint strategy and
- * hollow-commit policy, so that a window read later with {@link IncrementalTableReader#read(SourceTable, TableWindow)}
- * is exactly that read, or a prefix of it.
+ * hollow-commit policy, so that a window read later with {@link IncrementalTableReader#read} is exactly that read,
+ * or a prefix of it.
  */
-public final class WindowPlanner {
+final class WindowPlanner {
 
-  private final TypedProperties jobProps;
   private final JavaSparkContext jsc;
+  private final HollowCommitHandling hollowCommits;
 
-  public WindowPlanner(TypedProperties jobProps, JavaSparkContext jsc) {
-    this.jobProps = jobProps;
+  WindowPlanner(JavaSparkContext jsc, HollowCommitHandling hollowCommits) {
     this.jsc = jsc;
+    this.hollowCommits = hollowCommits;
   }
 
   /**
+   * @param timeline the table's timeline, loaded for this batch before planning; empty if it is not a Hudi table
    * @param position the inclusive position the batch resumes the table from, or empty for its missing-checkpoint
    *                 strategy
    * @return the table's window; an empty one, holding no time to align to, for a path that is not a Hudi table
    */
-  public TableWindow plan(SourceTable table, Optional<String> position) {
-    HollowCommitHandling hollowCommits = IncrSourceHelper.getHollowCommitHandleMode(jobProps);
-    QueryInfo query;
-    try {
-      query = IncrSourceHelper.generateQueryInfo(jsc, table.path(), table.numInstants(),
-          Option.fromJavaOptional(position), table.missingCheckpointStrategy(), hollowCommits,
-          HoodieRecord.COMMIT_TIME_METADATA_FIELD, HoodieRecord.RECORD_KEY_METADATA_FIELD, null, false, Option.empty());
-    } catch (TableNotFoundException e) {
+  TableWindow plan(SourceTable table, Option<SourceTimeline> timeline, Option<String> position) {
+    if (!timeline.isPresent()) {
       // The read reports it (or skips the table), as it does without alignment.
       return TableWindow.unreadable(table.name(), position);
     }
-    // Loaded after the plan, so that it holds every instant the plan saw.
-    HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration())
-        .setBasePath(table.path()).setLoadActiveTimelineOnLoad(true).build();
-    HoodieTimeline readable = TimelineUtils.handleHollowCommitIfNeeded(
-        metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants(), metaClient, hollowCommits);
+    QueryInfo query = IncrSourceHelper.generateQueryInfo(jsc, table.path(), table.numInstants(), position,
+        table.missingCheckpointStrategy(), hollowCommits, HoodieRecord.COMMIT_TIME_METADATA_FIELD,
+        HoodieRecord.RECORD_KEY_METADATA_FIELD, null, false, Option.empty());
+    // The timeline was loaded before the plan: a commit the plan saw but the timeline did not is left to a later batch.
+    HoodieTimeline readable = timeline.get().readableCommits(hollowCommits);
     List<String> instants = query.areStartAndEndInstantsEqual() ? Collections.emptyList()
         : readable.findInstantsInRange(query.getStartInstant(), query.getEndInstant()).getInstantsAsStream()
             .map(HoodieInstant::getTimestamp).collect(Collectors.toList());
-    ZoneId zone = metaClient.getTableConfig().getTimelineTimezone() == HoodieTimelineTimeZone.UTC
-        ? ZoneOffset.UTC : ZoneId.systemDefault();
-    return new TableWindow(table.name(), position, query.getStartInstant(), instants,
-        Optional.ofNullable(readable.lastInstant().isPresent() ? readable.lastInstant().get().getTimestamp() : null),
-        zone);
+    Option<String> newestReadable = readable.lastInstant().map(HoodieInstant::getTimestamp);
+    return new TableWindow(table.name(), position, query.getStartInstant(), instants, newestReadable,
+        newestReadable.map(timeline.get()::timeOf), timeline.get().zone());
   }
 }

@@ -1,0 +1,126 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
+import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
+import org.apache.hudi.utilities.sources.multi.ParallelTableTasks;
+import org.apache.hudi.utilities.sources.multi.TableBatch;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+
+/**
+ * Reads one batch of every table: first loads each table's timeline once ({@link #loadTimelines}); then, with
+ * {@link AlignmentMode#NONE}, reads each table as far as its own limits allow; with
+ * {@link AlignmentMode#COMMIT_TIME_CEILING}, plans every table's window, cuts the windows at the
+ * {@link CommitTimeCeiling}, then reads exactly those windows. Loading, planning and reading run for up to
+ * {@code read.parallelism} tables at a time.
+ */
+public final class MultiTableReader {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MultiTableReader.class);
+
+  private final MultiTableReadConf conf;
+  private final JavaSparkContext jsc;
+  private final IncrementalTableReader reader;
+  private final WindowPlanner planner;
+  private final ParallelTableTasks tasks;
+  private final Clock clock;
+
+  /**
+   * @param clock what "now" is for the idle timeout of {@link AlignmentMode#COMMIT_TIME_CEILING}
+   */
+  public MultiTableReader(TypedProperties props, MultiTableReadConf conf, JavaSparkContext jsc, SparkSession spark,
+                          Clock clock) {
+    HollowCommitHandling hollowCommits = IncrSourceHelper.getHollowCommitHandleMode(props);
+    this.conf = conf;
+    this.jsc = jsc;
+    this.reader = new IncrementalTableReader(props, jsc, spark, hollowCommits);
+    this.planner = new WindowPlanner(jsc, hollowCommits);
+    this.tasks = new ParallelTableTasks(conf.readParallelism(), spark);
+    this.clock = clock;
+  }
+
+  /** The timelines of one batch: each table's, listed once, in table order. */
+  public static final class BatchTimelines {
+    private final Map<String, Option<SourceTimeline>> byTable;
+
+    private BatchTimelines(Map<String, Option<SourceTimeline>> byTable) {
+      this.byTable = byTable;
+    }
+
+    /** A table's timeline; empty if its path holds no Hudi table. */
+    Option<SourceTimeline> of(String table) {
+      checkArgument(byTable.containsKey(table), () -> "Cannot find the timeline of table '" + table + "' in this batch");
+      return byTable.get(table);
+    }
+
+    /** The newest completed instant of a table; empty if it has none or is not a Hudi table. */
+    public Option<String> latestCompletedInstant(String table) {
+      return of(table).flatMap(SourceTimeline::latestCompletedInstant);
+    }
+  }
+
+  /** Lists every table's timeline once for this batch. */
+  public BatchTimelines loadTimelines() {
+    List<Option<SourceTimeline>> loaded = tasks.map(conf.tables(),
+        table -> SourceTimeline.load(table.path(), jsc.hadoopConfiguration()));
+    Map<String, Option<SourceTimeline>> byTable = new LinkedHashMap<>();
+    for (int i = 0; i < loaded.size(); i++) {
+      byTable.put(conf.tables().get(i).name(), loaded.get(i));
+    }
+    return new BatchTimelines(byTable);
+  }
+
+  /**
+   * @param timelines the timelines of this batch, from {@link #loadTimelines()}
+   * @param previous  the positions the batch resumes from
+   * @return one batch per table, in table order
+   * @throws RuntimeException the failure of the first table, in table order, that could not be read (after every
+   *     other read of the batch has stopped)
+   */
+  public List<TableBatch> read(BatchTimelines timelines, MultiTableCheckpoint previous) {
+    List<SourceTable> tables = conf.tables();
+    if (conf.alignment() == AlignmentMode.NONE) {
+      return tasks.map(tables, table -> reader.read(table, timelines.of(table.name()), previous.position(table.name())));
+    }
+    CommitTimeCeiling aligned = CommitTimeCeiling.of(tasks.map(tables,
+        table -> planner.plan(table, timelines.of(table.name()), previous.position(table.name()))),
+        conf.alignmentIdleTimeout(), clock);
+    LOG.info("Aligned {} tables on commit time: {}", tables.size(), aligned);
+    return tasks.map(tables, table -> reader.read(table, timelines.of(table.name()), aligned.window(table.name())));
+  }
+}
