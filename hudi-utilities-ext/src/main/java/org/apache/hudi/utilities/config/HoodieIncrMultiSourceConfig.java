@@ -121,21 +121,18 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .markAdvanced()
       .withDocumentation("How the read windows of the tables relate in time. Possible values: "
           + Arrays.toString(AlignmentMode.values()) + ". NONE: each table reads its own window (up to its "
-          + "num_instants) independently. COMMIT_TIME_CEILING: every window ends at a shared ceiling, the earliest "
-          + "commit time up to which every table that holds it can read this batch; tables that are ahead wait "
-          + "(their checkpoint does not pass the ceiling), and a table without new commits stops holding the others "
-          + "once its newest readable commit is older than alignment.idle.timeout.ms.");
+          + "num_instants) independently. COMMIT_TIME_CEILING: every window ends at a shared commit-time ceiling that "
+          + "no table's checkpoint passes; tables that are ahead wait. The rule and its guarantees: README, "
+          + "'Alignment modes'.");
 
   public static final ConfigProperty<Long> ALIGNMENT_IDLE_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
       .defaultValue(600_000L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
       .markAdvanced()
-      .withDocumentation("With alignment COMMIT_TIME_CEILING: how long a table without new commits holds the other "
-          + "tables at its newest readable commit, counted from that commit's instant time. After it the table is "
-          + "idle and no longer limits the ceiling, so a quiet table delays the others by at most this long. 0: only "
-          + "tables with new commits set the ceiling. Set it above the longest gap between two commits of the "
-          + "slowest table, or alignment lapses whenever that table pauses.");
+      .withDocumentation("With alignment COMMIT_TIME_CEILING: how long, in milliseconds from its newest readable "
+          + "commit, a table without new commits holds the other tables; after it the table is idle. 0: only tables "
+          + "with new commits set the ceiling. See README, 'Alignment modes'.");
 
   public static final ConfigProperty<String> TABLE_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")

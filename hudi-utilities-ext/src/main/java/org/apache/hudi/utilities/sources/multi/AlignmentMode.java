@@ -30,11 +30,8 @@ public enum AlignmentMode {
   NONE,
 
   /**
-   * Every window ends at or before a shared commit-time ceiling: the earliest of the instants up to which the tables
-   * that hold the ceiling can read this batch. A table with new commits holds it at the end of its window (after
-   * {@code num_instants} and the hollow-commit policy); a table without new commits holds it at its newest readable
-   * commit until that commit is older than the idle timeout. No position passes the ceiling, and every table reads
-   * all of its commits up to the ceiling that its own limits allow.
+   * Every window ends at or before a shared commit-time ceiling, so that no position passes it; see
+   * {@link CommitTimeCeiling} and the README section "Alignment modes" for the rule and its guarantees.
    */
   COMMIT_TIME_CEILING
 }

@@ -37,17 +37,8 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * The read windows of one batch under {@link AlignmentMode#COMMIT_TIME_CEILING}: every planned window cut at a
  * shared ceiling. Pure: it reads no timeline, only the planned windows and the clock.
  *
- * <p>The rule, per table:
- * <ul>
- *   <li>with new commits, it holds the ceiling at the end of its planned window (the stock plan: at most
- *   num_instants commits, none past a hollow commit that blocks it);</li>
- *   <li>without new commits, it holds the ceiling at its newest readable commit while that commit's instant time is
- *   less than the idle timeout ago, and is idle (holds nothing) after that, so a quiet table delays the others by
- *   at most the idle timeout;</li>
- *   <li>without any readable commit (no commit yet, or not a Hudi table), it holds nothing.</li>
- * </ul>
- * The ceiling is the earliest instant held. Each window keeps its commits at or before the ceiling; a table whose
- * window loses commits that way waits for a later batch.
+ * <p>The rule (which table holds the ceiling, when a quiet table is idle) and what it guarantees are stated once, in
+ * the README section "Alignment modes"; {@code TestCommitTimeCeiling} specifies it on a fixed clock.
  */
 public final class CommitTimeCeiling {
 
