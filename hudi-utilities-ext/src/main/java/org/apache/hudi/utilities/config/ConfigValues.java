@@ -97,14 +97,14 @@ public final class ConfigValues {
    */
   public static <E extends Enum<E>> E enumValue(TypedProperties props, ConfigProperty<?> property, Class<E> type,
                                                 String cannot) {
+    String names = Arrays.toString(Arrays.stream(type.getEnumConstants()).map(Enum::name).toArray());
     String value = valueOrDefault(props, property).orElseThrow(() -> new IllegalArgumentException(String.format(
-        "Cannot %s: %s is not set (set it to one of %s)", cannot, property.key(),
-        Arrays.toString(type.getEnumConstants()))));
+        "Cannot %s: %s is not set (set it to one of %s)", cannot, property.key(), names)));
     return Arrays.stream(type.getEnumConstants())
         .filter(constant -> constant.name().equals(value.toUpperCase(Locale.ROOT)))
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(String.format("Cannot %s: %s=%s is not one of %s", cannot,
-            property.key(), value, Arrays.toString(type.getEnumConstants()))));
+            property.key(), value, names)));
   }
 
   /** A boolean, {@code true} or {@code false} ignoring case. */

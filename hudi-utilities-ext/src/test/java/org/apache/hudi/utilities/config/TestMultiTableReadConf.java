@@ -64,7 +64,9 @@ class TestMultiTableReadConf {
     assertEquals(4, conf.readParallelism());
     assertEquals(AlignmentMode.NONE, conf.alignment());
     assertEquals(Duration.ofMinutes(10), conf.alignmentIdleTimeout());
-    assertEquals("orders=1,db.users=2", conf.checkpoints().format(conf.checkpoints().parse("db.users=2,orders=1")));
+    assertEquals("db.users=2,orders=1,@order=orders|db.users",
+        conf.checkpoints().format(conf.checkpoints().parse("orders=1,db.users=2")),
+        "tables declared out of name order are recorded with their order");
     assertEquals("orders=5", conf.checkpoints().format(conf.checkpoints().parse("5")),
         "a bare instant belongs to the first table unless another is named");
   }
