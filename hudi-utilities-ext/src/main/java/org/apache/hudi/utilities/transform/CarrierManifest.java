@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.transform;
 
+import org.apache.hudi.common.util.Option;
+
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 
@@ -27,7 +29,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What a {@link MultiDatasetCarrier} says about its batch besides the rows: the table of each slot, where each table
@@ -70,12 +71,12 @@ public final class CarrierManifest {
     return previousOrder;
   }
 
-  public Optional<String> previousPosition(String table) {
-    return Optional.ofNullable(previousPositions.get(table));
+  public Option<String> previousPosition(String table) {
+    return Option.ofNullable(previousPositions.get(table));
   }
 
-  public Optional<String> nextPosition(String table) {
-    return Optional.ofNullable(nextPositions.get(table));
+  public Option<String> nextPosition(String table) {
+    return Option.ofNullable(nextPositions.get(table));
   }
 
   /**
@@ -102,12 +103,12 @@ public final class CarrierManifest {
         .build();
   }
 
-  static Optional<CarrierManifest> fromMetadata(Metadata metadata) {
+  static Option<CarrierManifest> fromMetadata(Metadata metadata) {
     if (!metadata.contains(TABLES)) {
-      return Optional.empty();
+      return Option.empty();
     }
     List<String> tables = Arrays.asList(metadata.getStringArray(TABLES));
-    return Optional.of(new CarrierManifest(tables, Arrays.asList(metadata.getStringArray(PREVIOUS_ORDER)),
+    return Option.of(new CarrierManifest(tables, Arrays.asList(metadata.getStringArray(PREVIOUS_ORDER)),
         byTable(tables, metadata.getStringArray(PREVIOUS_POSITIONS)), byTable(tables, metadata.getStringArray(NEXT_POSITIONS))));
   }
 

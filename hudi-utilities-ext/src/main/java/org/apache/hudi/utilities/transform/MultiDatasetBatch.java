@@ -18,13 +18,14 @@
 
 package org.apache.hudi.utilities.transform;
 
+import org.apache.hudi.common.util.Option;
+
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The datasets a {@link MultiDatasetTransformer} transforms in one batch, with the carrier's manifest when they came
@@ -33,9 +34,9 @@ import java.util.Optional;
 public final class MultiDatasetBatch {
 
   private final List<Dataset<Row>> datasets;
-  private final Optional<CarrierManifest> manifest;
+  private final Option<CarrierManifest> manifest;
 
-  public MultiDatasetBatch(List<Dataset<Row>> datasets, Optional<CarrierManifest> manifest) {
+  public MultiDatasetBatch(List<Dataset<Row>> datasets, Option<CarrierManifest> manifest) {
     this.datasets = Collections.unmodifiableList(new ArrayList<>(datasets));
     this.manifest = manifest;
   }
@@ -46,7 +47,7 @@ public final class MultiDatasetBatch {
   }
 
   /** Tables and positions of the batch; empty for datasets that did not come in a carrier. */
-  public Optional<CarrierManifest> manifest() {
+  public Option<CarrierManifest> manifest() {
     return manifest;
   }
 }

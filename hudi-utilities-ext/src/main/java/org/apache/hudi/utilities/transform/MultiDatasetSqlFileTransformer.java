@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.transform;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.util.FileIOUtils;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SqlTransformerConfig;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
@@ -49,7 +50,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -81,7 +81,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
                             TypedProperties properties) {
-    return apply(jsc, sparkSession, new MultiDatasetBatch(datasets, Optional.empty()), properties);
+    return apply(jsc, sparkSession, new MultiDatasetBatch(datasets, Option.empty()), properties);
   }
 
   @Override
@@ -152,7 +152,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         "Cannot bind <%s_%d>: table snapshots need the positions of a HoodieIncrMultiSource batch, and these datasets "
             + "did not come from one", reference.kind(), reference.index())));
     String table = manifest.tables().get(reference.index());
-    Optional<String> position = reference.kind() == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
+    Option<String> position = reference.kind() == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
     return TableSnapshot.asOf(spark, table, tablePath(properties, table), position, rowsRead);
   }
 

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.transform;
 
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.streamer.BaseErrorTableWriter;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -29,7 +30,6 @@ import org.apache.spark.sql.SparkSession;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 import static org.apache.spark.sql.functions.lit;
 
@@ -67,7 +67,7 @@ public interface MultiDatasetTransformer extends Transformer {
                              TypedProperties properties) {
     MultiDatasetBatch batch = MultiDatasetCarrier.isCarrier(rowDataset)
         ? MultiDatasetCarrier.unpack(rowDataset)
-        : new MultiDatasetBatch(Collections.singletonList(rowDataset), Optional.empty());
+        : new MultiDatasetBatch(Collections.singletonList(rowDataset), Option.empty());
     Dataset<Row> transformed = apply(jsc, sparkSession, batch, properties);
     // With the error table on, the chain adds this column before the first transformer and checks it after each one.
     String errorColumn = BaseErrorTableWriter.ERROR_TABLE_CURRUPT_RECORD_COL_NAME;

@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.transform;
 
 import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -29,7 +30,6 @@ import org.apache.spark.sql.SparkSession;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
@@ -45,7 +45,7 @@ final class TableSnapshot {
    * @return the table as of {@code position}, read with time travel (lazily); empty with the read rows' columns when
    *     there is no position
    */
-  static Dataset<Row> asOf(SparkSession spark, String table, String path, Optional<String> position, Dataset<Row> rowsRead) {
+  static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
     if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
       // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
       return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),

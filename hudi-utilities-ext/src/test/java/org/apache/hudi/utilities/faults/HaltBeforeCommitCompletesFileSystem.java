@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 
 /**
  * The local file system, with one fault: when {@link CrashPoint#BEFORE_COMMIT_COMPLETES} is armed, the JVM halts
- * as the file that completes a commit on a table's timeline ({@code <table>/.hoodie/<instant>.commit}) is about to be
+ * as the file that completes a commit on a table's timeline ({@code <tablePath>/.hoodie/<instant>.commit}) is about to be
  * created or renamed into place. Hudi writes it last, after the data files, their finalization and the metadata
  * table, so the halt leaves a fully written but uncommitted instant. The metadata table's own timeline
  * ({@code .hoodie/metadata/.hoodie}, whose compactions complete as commits) never matches.
@@ -63,7 +63,7 @@ public class HaltBeforeCommitCompletesFileSystem extends LocalFileSystem {
     }
   }
 
-  /** {@code <table>/.hoodie/metadata/.hoodie}: the metadata table commits its compactions there. */
+  /** {@code <tablePath>/.hoodie/metadata/.hoodie}: the metadata table commits its compactions there. */
   private static boolean isMetadataTableTimeline(Path timeline) {
     Path table = timeline.getParent();
     return table != null && table.getParent() != null && "metadata".equals(table.getName())

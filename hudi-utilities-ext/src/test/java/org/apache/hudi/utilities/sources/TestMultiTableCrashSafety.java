@@ -385,10 +385,62 @@ class TestMultiTableCrashSafety {
   // ---------------------------------------------------------------------------------------------------------------
   // The sources and their model
 
-  private record Order(String id, String userId, double amount, long ts) {
+  /** One version of an order, as the model wrote it. */
+  private static final class Order {
+
+    private final String id;
+    private final String userId;
+    private final double amount;
+    private final long ts;
+
+    Order(String id, String userId, double amount, long ts) {
+      this.id = id;
+      this.userId = userId;
+      this.amount = amount;
+      this.ts = ts;
+    }
+
+    String id() {
+      return id;
+    }
+
+    String userId() {
+      return userId;
+    }
+
+    double amount() {
+      return amount;
+    }
+
+    long ts() {
+      return ts;
+    }
   }
 
-  private record User(String id, String name, long ts) {
+  /** One version of a user, as the model wrote it. */
+  private static final class User {
+
+    private final String id;
+    private final String name;
+    private final long ts;
+
+    User(String id, String name, long ts) {
+      this.id = id;
+      this.name = name;
+      this.ts = ts;
+    }
+
+    String id() {
+      return id;
+    }
+
+    String name() {
+      return name;
+    }
+
+    long ts() {
+      return ts;
+    }
   }
 
   /**

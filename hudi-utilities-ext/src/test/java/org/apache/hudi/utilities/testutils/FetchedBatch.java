@@ -33,7 +33,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -43,7 +42,7 @@ import static org.apache.spark.sql.functions.lit;
 
 /**
  * What one fetch of {@code HoodieIncrMultiSource} returned, reduced to comparable values: the next checkpoint, the
- * rows read from each table ({@code <table>:<key>:<ts>}, sorted; the key is the table's first data column) and the
+ * rows read from each table ({@code <tableName>:<key>:<ts>}, sorted; the key is the table's first data column) and the
  * carrier manifest's next positions.
  */
 public final class FetchedBatch {
@@ -72,7 +71,8 @@ public final class FetchedBatch {
     for (int i = 0; i < manifest.tables().size(); i++) {
       String table = manifest.tables().get(i);
       Dataset<Row> dataset = split.datasets().get(i);
-      Optional<String> key = Arrays.stream(dataset.columns()).filter(column -> !column.startsWith("_hoodie")).findFirst();
+      Option<String> key = Option.fromJavaOptional(
+          Arrays.stream(dataset.columns()).filter(column -> !column.startsWith("_hoodie")).findFirst());
       if (key.isPresent()) {
         dataset.select(concat(lit(table + ":"), col(key.get()), lit(":"), col("ts"))).collectAsList()
             .forEach(row -> rows.add(row.getString(0)));
@@ -93,8 +93,8 @@ public final class FetchedBatch {
   }
 
   /** The manifest's next positions, in the checkpoint's form; empty when the round is skipped. */
-  public Optional<String> manifestPositions() {
-    return nextPositions.isEmpty() ? Optional.empty() : Optional.of(nextPositions.entrySet().stream()
+  public Option<String> manifestPositions() {
+    return nextPositions.isEmpty() ? Option.empty() : Option.of(nextPositions.entrySet().stream()
         .map(position -> position.getKey() + "=" + position.getValue()).collect(Collectors.joining(",")));
   }
 

@@ -22,6 +22,7 @@ import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
 
 import org.apache.spark.sql.Dataset;
@@ -36,7 +37,6 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -109,9 +109,9 @@ public final class HudiTables {
         rows);
   }
 
-  public static Optional<String> lastCompletedInstant(String path) {
-    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
-    return commits.lastInstant().isPresent() ? Optional.of(commits.lastInstant().get().getTimestamp()) : Optional.empty();
+  public static Option<String> lastCompletedInstant(String path) {
+    return metaClient(path).getCommitsTimeline().filterCompletedInstants().lastInstant()
+        .map(HoodieInstant::getTimestamp);
   }
 
   /** Every instant on the active timeline, in any state: proves that a failed run started nothing. */

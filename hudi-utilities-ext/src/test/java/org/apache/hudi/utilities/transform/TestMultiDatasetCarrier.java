@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.transform;
 
 import org.apache.hudi.AvroConversionUtils;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
 import org.apache.hadoop.fs.Path;
@@ -44,7 +45,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 import scala.collection.JavaConverters;
@@ -293,9 +293,9 @@ class TestMultiDatasetCarrier {
     CarrierManifest carried = batch.manifest().get();
     assertEquals(List.of("orders", "users"), carried.tables());
     assertEquals(List.of("users", "orders"), carried.previousOrder());
-    assertEquals(Optional.of("20261129100000000"), carried.previousPosition("orders"));
-    assertEquals(Optional.empty(), carried.previousPosition("users"));
-    assertEquals(Optional.of("20261129120000000"), carried.nextPosition("users"));
+    assertEquals(Option.of("20261129100000000"), carried.previousPosition("orders"));
+    assertEquals(Option.empty(), carried.previousPosition("users"));
+    assertEquals(Option.of("20261129120000000"), carried.nextPosition("users"));
     assertEquals(List.of("orders", "users"), carried.reorderedTables());
   }
 

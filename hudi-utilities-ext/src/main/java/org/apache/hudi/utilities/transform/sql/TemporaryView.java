@@ -18,9 +18,10 @@
 
 package org.apache.hudi.utilities.transform.sql;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,17 +50,17 @@ public final class TemporaryView {
   }
 
   /** The view a statement creates, if it creates one. */
-  public static Optional<TemporaryView> createdBy(String statement) {
+  public static Option<TemporaryView> createdBy(String statement) {
     String code = withoutLeadingComments(statement);
     Matcher create = CREATE_VIEW.matcher(code);
     if (create.find()) {
-      return Optional.of(new TemporaryView(unquote(create.group(2)), create.group(1) != null));
+      return Option.of(new TemporaryView(unquote(create.group(2)), create.group(1) != null));
     }
     Matcher cache = CACHE_TABLE.matcher(code);
     if (cache.find()) {
-      return Optional.of(new TemporaryView(unquote(cache.group(1)), false));
+      return Option.of(new TemporaryView(unquote(cache.group(1)), false));
     }
-    return Optional.empty();
+    return Option.empty();
   }
 
   public String name() {

@@ -18,10 +18,11 @@
 
 package org.apache.hudi.utilities.transform.sql;
 
+import org.apache.hudi.common.util.Option;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -139,32 +140,32 @@ class TestTemporaryView {
 
   @Test
   void createsNoViewForSelect() {
-    assertEquals(Optional.empty(), TemporaryView.createdBy("SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("SELECT * FROM src"));
   }
 
   @Test
   void createsNoViewForCreateTable() {
-    assertEquals(Optional.empty(), TemporaryView.createdBy("CREATE TABLE t USING parquet AS SELECT * FROM src"));
-    assertEquals(Optional.empty(), TemporaryView.createdBy("CREATE OR REPLACE TABLE t AS SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("CREATE TABLE t USING parquet AS SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("CREATE OR REPLACE TABLE t AS SELECT * FROM src"));
   }
 
   @Test
   void createsNoViewForPermanentView() {
-    assertEquals(Optional.empty(), TemporaryView.createdBy("CREATE VIEW v AS SELECT * FROM src"));
-    assertEquals(Optional.empty(), TemporaryView.createdBy("CREATE OR REPLACE VIEW v AS SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("CREATE VIEW v AS SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("CREATE OR REPLACE VIEW v AS SELECT * FROM src"));
   }
 
   @Test
   void createsNoViewForInsert() {
-    assertEquals(Optional.empty(), TemporaryView.createdBy("INSERT INTO t SELECT * FROM src"));
-    assertEquals(Optional.empty(), TemporaryView.createdBy("INSERT OVERWRITE TABLE t SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("INSERT INTO t SELECT * FROM src"));
+    assertEquals(Option.empty(), TemporaryView.createdBy("INSERT OVERWRITE TABLE t SELECT * FROM src"));
   }
 
   @Test
   void createsNoViewForOtherStatements() {
     for (String statement : List.of("UNCACHE TABLE cached", "DROP VIEW IF EXISTS staged", "WITH x AS (SELECT 1) "
         + "SELECT * FROM x", "SELECT 'CREATE TEMP VIEW v' AS text", "")) {
-      assertEquals(Optional.empty(), TemporaryView.createdBy(statement), statement);
+      assertEquals(Option.empty(), TemporaryView.createdBy(statement), statement);
     }
   }
 
@@ -189,7 +190,7 @@ class TestTemporaryView {
   }
 
   private static TemporaryView viewCreatedBy(String statement) {
-    Optional<TemporaryView> view = TemporaryView.createdBy(statement);
+    Option<TemporaryView> view = TemporaryView.createdBy(statement);
     assertTrue(view.isPresent(), "creates a view: " + statement);
     return view.get();
   }
