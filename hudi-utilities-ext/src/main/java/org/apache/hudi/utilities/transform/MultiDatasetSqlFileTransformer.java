@@ -22,11 +22,13 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.util.FileIOUtils;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SqlTransformerConfig;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.hudi014.TableSnapshot;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -153,17 +155,11 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
             + "did not come from one", reference.kind(), reference.index())));
     String table = manifest.tables().get(reference.index());
     Option<String> position = reference.kind() == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
-    return TableSnapshot.asOf(spark, table, tablePath(properties, table), position, rowsRead);
-  }
-
-  private static String tablePath(TypedProperties properties, String table) {
-    String path = getStringWithAltKeys(properties,
-        HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table), true);
-    if (path == null) {
-      throw new HoodieTransformPlanException(String.format("Cannot read a snapshot of table '%s': %s is not set", table,
-          HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table).key()));
-    }
-    return path;
+    String path = ConfigValues.raw(properties, HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH,
+        table)).orElseThrow(() ->
+        new HoodieTransformPlanException(String.format("Cannot read a snapshot of table '%s': %s is not set", table,
+            HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table).key())));
+    return TableSnapshot.asOf(spark, table, path, position, rowsRead);
   }
 
   /** Positional placeholders bind by list position: a reordered table list would silently swap their tables. */

@@ -16,7 +16,7 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.transform;
+package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.model.HoodieRecord;
@@ -34,7 +34,7 @@ import java.util.List;
 /**
  * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
  */
-final class TableSnapshot {
+public final class TableSnapshot {
 
   private TableSnapshot() {
   }
@@ -45,7 +45,7 @@ final class TableSnapshot {
    * @return the table as of {@code position}, read with time travel (lazily); empty with the read rows' columns when
    *     there is no position
    */
-  static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
+  public static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
     if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
       // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
       return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
