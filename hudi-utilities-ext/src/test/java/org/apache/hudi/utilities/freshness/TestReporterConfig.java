@@ -23,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -177,6 +180,17 @@ class TestReporterConfig {
       assertTrue(warnings.stream().anyMatch(line -> line.contains(expected)), expected + " in\n" + logs);
     }
     assertFalse(logs.contains("secret-jaas"), logs);
+  }
+
+  @Test
+  void theExampleOfTheDocsIsValid() throws Exception {
+    Path example = Paths.get("..", "docs", "freshness", "reporter-example.yaml");
+    try (CapturedLogs captured = new CapturedLogs()) {
+      ReporterConfig config = ReporterConfig.parse(Files.readString(example), example.toString());
+      assertEquals(List.of("joined", "orders_copy", "clicks"), config.pipelines().stream().map(PipelineSpec::name)
+          .collect(Collectors.toList()));
+      assertFalse(captured.text().contains("is deprecated"), captured.text());
+    }
   }
 
   @Test
