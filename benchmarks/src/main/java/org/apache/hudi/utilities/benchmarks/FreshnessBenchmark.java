@@ -28,18 +28,14 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
-import org.apache.hudi.utilities.freshness.FreshnessMeter;
-import org.apache.hudi.utilities.freshness.FreshnessRecorder;
-import org.apache.hudi.utilities.freshness.FreshnessReporter;
 import org.apache.hudi.utilities.freshness.FreshnessState;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
-import org.apache.hudi.utilities.freshness.SourceSpec;
-import org.apache.hudi.utilities.freshness.hudi014.FreshnessCommitCallback;
-import org.apache.hudi.utilities.freshness.hudi014.HudiMetricsSink;
-import org.apache.hudi.utilities.freshness.hudi014.HudiQueueProbes;
-import org.apache.hudi.utilities.freshness.hudi014.HudiTargetTimeline;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.hudi014.FreshnessReporter;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
@@ -182,13 +178,13 @@ final class FreshnessBenchmark implements Benchmark {
       // Positions at each source's first commit: every later commit is waiting.
       targetWithCheckpoint(conf, target, name, "src_" + first + "=" + firstInstant(conf, sources.get(first))
           + ",src_" + second + "=" + firstInstant(conf, sources.get(second)));
-      pipelines.add(PipelineSpec.builder(name, target).source(SourceSpec.hudi("src_" + first, sources.get(first)))
-          .source(SourceSpec.hudi("src_" + second, sources.get(second))).build());
+      TypedProperties props = new TypedProperties();
+      props.setProperty("hoodie.streamer.source.multi.hudi.tables", "src_" + first + ",src_" + second);
+      props.setProperty("hoodie.streamer.source.hudi.src_" + first + ".path", sources.get(first));
+      props.setProperty("hoodie.streamer.source.hudi.src_" + second + ".path", sources.get(second));
+      pipelines.add(StreamerPipelineSpec.from(props, target, name));
     }
-    FreshnessReporter reporter = new FreshnessReporter(new HudiTargetTimeline(conf),
-        new FreshnessRecorder(new FreshnessMeter(Clock.systemUTC(), new HudiQueueProbes(conf)), conf),
-        pipeline -> HudiMetricsSink.of(HoodieWriteConfig.newBuilder().withPath(pipeline.basePath())
-            .forTable(pipeline.name()).withProps(METRICS).build(), true), 100);
+    FreshnessReporter reporter = new FreshnessReporter(Clock.systemUTC(), conf, METRICS, 100);
     List<Long> runs = new ArrayList<>();
     for (int run = 0; run <= REPORTER_RUNS; run++) {
       long started = System.nanoTime();

@@ -18,12 +18,6 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
+import java.util.function.BiFunction;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Measures every source of a pipeline against a stored checkpoint: splits the checkpoint into per-source positions,
@@ -44,9 +42,12 @@ public final class FreshnessMeter {
   private static final Logger LOG = LoggerFactory.getLogger(FreshnessMeter.class);
 
   private final Clock clock;
-  private final QueueProbes probes;
+  private final BiFunction<PipelineSpec, SourceSpec, QueueProbe> probes;
 
-  public FreshnessMeter(Clock clock, QueueProbes probes) {
+  /**
+   * @param probes the probe of a source of a pipeline (a Hudi timeline or a Kafka consumer)
+   */
+  public FreshnessMeter(Clock clock, BiFunction<PipelineSpec, SourceSpec, QueueProbe> probes) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.probes = Objects.requireNonNull(probes, "probes");
   }
@@ -57,7 +58,7 @@ public final class FreshnessMeter {
    *     {@link FreshnessState#UNREADABLE} (and logged) while the others are measured
    * @throws IllegalArgumentException if the checkpoint cannot be split into the pipeline's sources' positions
    */
-  public PipelineFreshness measure(PipelineSpec pipeline, CheckpointSearch found, Observer observer) {
+  public PipelineFreshness measure(PipelineSpec pipeline, StoredCheckpoint found, Observer observer) {
     Map<String, String> positions = positions(pipeline, found.checkpoint().orElse(null));
     Map<String, QueueHead> heads = new HashMap<>();
     for (SourceSpec source : pipeline.sources()) {
@@ -66,7 +67,7 @@ public final class FreshnessMeter {
         continue;
       }
       try {
-        heads.put(source.name(), probes.forSource(pipeline, source).headAfter(position));
+        heads.put(source.name(), probes.apply(pipeline, source).headAfter(position));
       } catch (Exception e) {
         LOG.warn("Cannot read source '{}' of pipeline '{}' after position {}: its lag is left out of this measurement",
             source.name(), pipeline.name(), position, e);
@@ -90,9 +91,9 @@ public final class FreshnessMeter {
   }
 
   /**
-   * Each source's position in a stored checkpoint: the whole string for a Kafka source; for Hudi sources, the
-   * multi-table form {@code t1=ts1,t2=ts2}, or a bare instant that belongs to the first Hudi source (a
-   * {@code HoodieIncrSource} checkpoint).
+   * Each source's position in a stored checkpoint: the whole string for a Kafka source; for Hudi sources, as the
+   * pipeline's checkpoint grammar reads it (the multi-table form {@code t1=ts1,t2=ts2}, or a bare
+   * {@code HoodieIncrSource} instant, which belongs to the pipeline's legacy source).
    *
    * @return source name to position; sources without a position are absent
    */
@@ -101,15 +102,13 @@ public final class FreshnessMeter {
     if (checkpoint == null || checkpoint.trim().isEmpty()) {
       return positions;
     }
-    List<SourceSpec> sources = pipeline.sources();
-    if (sources.get(0).kind() == SourceKind.KAFKA) {
-      positions.put(sources.get(0).name(), checkpoint.trim());
+    if (!pipeline.checkpoints().isPresent()) {
+      positions.put(pipeline.sources().get(0).name(), checkpoint.trim());
       return positions;
     }
-    List<String> tables = sources.stream().map(SourceSpec::name).collect(Collectors.toList());
-    MultiTableCheckpoint parsed = new MultiTableCheckpointManager(tables, tables.get(0), true, false).parse(checkpoint);
-    for (String table : tables) {
-      parsed.position(table).ifPresent(position -> positions.put(table, position));
+    MultiTableCheckpoint parsed = pipeline.checkpoints().get().parse(checkpoint);
+    for (SourceSpec source : pipeline.sources()) {
+      parsed.position(source.name()).ifPresent(position -> positions.put(source.name(), position));
     }
     return positions;
   }

@@ -48,11 +48,6 @@ public final class FreshnessPolicy {
     return new FreshnessPolicy(sla, lagCap);
   }
 
-  /** The default SLA of the mode and the default lag cap of 7 days. */
-  public static FreshnessPolicy defaults(PipelineMode mode) {
-    return of(mode.defaultSla(), DEFAULT_LAG_CAP);
-  }
-
   public Duration sla() {
     return sla;
   }

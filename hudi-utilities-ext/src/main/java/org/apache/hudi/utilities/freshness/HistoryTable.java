@@ -19,7 +19,6 @@
 package org.apache.hudi.utilities.freshness;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

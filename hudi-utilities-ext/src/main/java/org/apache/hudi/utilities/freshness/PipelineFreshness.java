@@ -24,9 +24,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 
 /**
  * One measurement of every source of a pipeline against the checkpoint of one target commit.
@@ -37,11 +38,11 @@ public final class PipelineFreshness {
   private final String basePath;
   private final Observer observer;
   private final Instant measuredAt;
-  private final CheckpointSearch checkpoint;
+  private final StoredCheckpoint checkpoint;
   private final List<SourceFreshness> sources;
 
   public PipelineFreshness(String pipeline, String basePath, Observer observer, Instant measuredAt,
-                           CheckpointSearch checkpoint, List<SourceFreshness> sources) {
+                           StoredCheckpoint checkpoint, List<SourceFreshness> sources) {
     this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     this.basePath = Objects.requireNonNull(basePath, "basePath");
     this.observer = Objects.requireNonNull(observer, "observer");
@@ -66,8 +67,8 @@ public final class PipelineFreshness {
     return measuredAt;
   }
 
-  /** The target commit whose checkpoint was measured against, and how it was found. */
-  public CheckpointSearch checkpoint() {
+  /** The target commit whose checkpoint was measured against, and how many commits were searched to find it. */
+  public StoredCheckpoint checkpoint() {
     return checkpoint;
   }
 
@@ -76,9 +77,9 @@ public final class PipelineFreshness {
   }
 
   /** The largest lag of the sources that have one; absent if none has. */
-  public Optional<Duration> maxLag() {
-    return sources.stream().map(SourceFreshness::lag).filter(Optional::isPresent).map(Optional::get)
-        .max(Duration::compareTo);
+  public Option<Duration> maxLag() {
+    return Option.fromJavaOptional(sources.stream().map(SourceFreshness::lag).filter(Option::isPresent)
+        .map(Option::get).max(Duration::compareTo));
   }
 
   /** The largest SLA ratio of the sources that have one: the pipeline is as late as its latest source. */
@@ -92,8 +93,12 @@ public final class PipelineFreshness {
     return (int) sources.stream().filter(source -> source.state() == FreshnessState.UNREADABLE).count();
   }
 
+  /**
+   * Commits the reporter searched to find the checkpoint; empty for the commit callback, which reads the checkpoint of
+   * the commit it is called for and searches nothing.
+   */
   public OptionalInt searchDepth() {
-    return checkpoint.depth();
+    return observer == Observer.REPORTER ? OptionalInt.of(checkpoint.commitsSearched()) : OptionalInt.empty();
   }
 
   @Override

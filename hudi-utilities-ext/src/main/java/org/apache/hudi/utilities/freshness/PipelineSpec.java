@@ -24,12 +24,15 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
 
 /**
- * A Streamer pipeline as freshness sees it: a target table, its sources, its SLA and where its history goes.
- * Built from the Streamer's properties by the commit callback, or from the reporter's YAML file.
+ * A Streamer pipeline as freshness sees it: a target table, its sources, the grammar of its checkpoint, its SLA and
+ * where its history goes. Built from the Streamer's properties by {@link StreamerPipelineSpec}, for the commit callback
+ * and the reporter alike.
  */
 public final class PipelineSpec {
 
@@ -43,6 +46,7 @@ public final class PipelineSpec {
   private final String basePath;
   private final FreshnessPolicy policy;
   private final List<SourceSpec> sources;
+  private final MultiTableCheckpointManager checkpoints;
   private final Duration kafkaPollTimeout;
   private final Duration kafkaMetadataTimeout;
   private final String historyPath;
@@ -53,6 +57,7 @@ public final class PipelineSpec {
     this.basePath = builder.basePath;
     this.policy = builder.policy;
     this.sources = Collections.unmodifiableList(new ArrayList<>(builder.sources));
+    this.checkpoints = builder.checkpoints;
     this.kafkaPollTimeout = builder.kafkaPollTimeout;
     this.kafkaMetadataTimeout = builder.kafkaMetadataTimeout;
     this.historyPath = builder.historyPath;
@@ -76,12 +81,17 @@ public final class PipelineSpec {
     return policy;
   }
 
-  /**
-   * The sources, in declaration order. The first Hudi source owns a bare (legacy {@code HoodieIncrSource})
-   * checkpoint; a Kafka source is always the only source.
-   */
+  /** The sources, in declaration order; a Kafka source is always the only source. */
   public List<SourceSpec> sources() {
     return sources;
+  }
+
+  /**
+   * How the stored checkpoint of a pipeline of Hudi sources splits into their positions, including which source owns
+   * a bare (legacy {@code HoodieIncrSource}) instant; empty for a Kafka source, whose position is the whole checkpoint.
+   */
+  public Option<MultiTableCheckpointManager> checkpoints() {
+    return Option.ofNullable(checkpoints);
   }
 
   public Duration kafkaPollTimeout() {
@@ -94,8 +104,8 @@ public final class PipelineSpec {
   }
 
   /** The folder of the pipeline's freshness history; absent when history is off. */
-  public Optional<String> historyPath() {
-    return Optional.ofNullable(historyPath);
+  public Option<String> historyPath() {
+    return Option.ofNullable(historyPath);
   }
 
   public int historyMaxEntries() {
@@ -112,7 +122,9 @@ public final class PipelineSpec {
     private final String name;
     private final String basePath;
     private final List<SourceSpec> sources = new ArrayList<>();
-    private FreshnessPolicy policy = FreshnessPolicy.defaults(PipelineMode.STREAMING);
+    private MultiTableCheckpointManager checkpoints;
+    private FreshnessPolicy policy = FreshnessPolicy.of(HoodieFreshnessConfig.Mode.STREAMING.defaultSla(),
+        FreshnessPolicy.DEFAULT_LAG_CAP);
     private Duration kafkaPollTimeout = DEFAULT_KAFKA_POLL_TIMEOUT;
     private Duration kafkaMetadataTimeout = DEFAULT_KAFKA_METADATA_TIMEOUT;
     private String historyPath;
@@ -131,6 +143,15 @@ public final class PipelineSpec {
 
     public Builder source(SourceSpec source) {
       sources.add(Objects.requireNonNull(source, "source"));
+      return this;
+    }
+
+    /**
+     * The checkpoint grammar of the Hudi sources: their names and the one that owns a bare instant. Needed when there
+     * is more than one Hudi source; one Hudi source alone owns a bare instant.
+     */
+    public Builder checkpoints(MultiTableCheckpointManager value) {
+      this.checkpoints = Objects.requireNonNull(value, "checkpoints");
       return this;
     }
 
@@ -160,8 +181,9 @@ public final class PipelineSpec {
     }
 
     /**
-     * @throws IllegalArgumentException if there is no source, two sources share a name, or a Kafka source is not the
-     *     only source (a Streamer target stores one Kafka checkpoint, which cannot hold other sources' positions)
+     * @throws IllegalArgumentException if there is no source, two sources share a name, a Kafka source is not the
+     *     only source (a Streamer target stores one Kafka checkpoint, which cannot hold other sources' positions), or
+     *     several Hudi sources come without a checkpoint grammar naming the one that owns a bare instant
      */
     public PipelineSpec build() {
       if (sources.isEmpty()) {
@@ -178,6 +200,17 @@ public final class PipelineSpec {
           throw new IllegalArgumentException("Cannot measure Kafka source '" + source.name() + "' of pipeline '"
               + name + "' next to other sources: a Kafka checkpoint holds one topic only (list it alone)");
         }
+      }
+      if (sources.get(0).kind() == SourceKind.KAFKA) {
+        checkpoints = null;
+      } else if (checkpoints == null) {
+        if (sources.size() > 1) {
+          throw new IllegalArgumentException("Cannot tell which source of pipeline '" + name + "' owns a bare "
+              + "checkpoint: it has " + sources.size() + " Hudi sources and no legacy source (name it, as "
+              + "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table does)");
+        }
+        String only = sources.get(0).name();
+        checkpoints = new MultiTableCheckpointManager(Collections.singletonList(only), only, true, false);
       }
       return new PipelineSpec(this);
     }

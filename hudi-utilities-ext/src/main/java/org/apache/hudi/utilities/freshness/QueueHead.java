@@ -20,7 +20,7 @@ package org.apache.hudi.utilities.freshness;
 
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
+import org.apache.hudi.common.util.Option;
 
 /**
  * What a probe saw after a source's checkpoint: whether data waits, since when the oldest of it has been visible,
@@ -74,8 +74,8 @@ public final class QueueHead {
   }
 
   /** Present in state {@link FreshnessState#WAITING} only. */
-  public Optional<Instant> oldestVisibleAt() {
-    return Optional.ofNullable(oldestVisibleAt);
+  public Option<Instant> oldestVisibleAt() {
+    return Option.ofNullable(oldestVisibleAt);
   }
 
   public long pending() {

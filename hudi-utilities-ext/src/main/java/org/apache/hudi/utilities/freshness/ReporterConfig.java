@@ -18,19 +18,21 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLES;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PATH;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.Path;
-
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,44 +40,65 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.utilities.config.ConfigValues;
+import org.apache.hudi.utilities.config.KafkaSourceConfig;
+import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The reporter's YAML file: the metrics settings shared by all pipelines and the pipelines to watch.
+ * The reporter's YAML file: the metrics settings shared by all pipelines and the pipelines to watch. Each pipeline
+ * carries the properties of its Streamer job (its source settings and the {@code hoodie.streamer.freshness.*}
+ * settings of {@link HoodieFreshnessConfig}), read by the parser of the commit callback, {@link StreamerPipelineSpec}.
  *
  * <pre>
- * metrics:                       # any hoodie.metrics.* settings; metrics are off without hoodie.metrics.on: true
+ * metrics:                         # any hoodie.metrics.* settings; metrics are off without hoodie.metrics.on: true
  *   hoodie.metrics.on: true
  *   hoodie.metrics.reporter.type: PROMETHEUS_PUSHGATEWAY
  * pipelines:
- *   - name: joined               # name in metrics and history
- *     basePath: /data/joined     # the Streamer's target table
- *     mode: streaming            # streaming (default SLA 60 min) or batch (1440 min)
- *     slaInMinutes: 30           # optional, overrides the mode's default
- *     lagCapInMinutes: 10080     # optional, default 7 days
- *     historyPath: /data/joined/.hoodie/.aux/freshness   # optional; "" turns history off
- *     historyMaxEntries: 1000    # optional
- *     kafkaPollTimeoutMs: 500    # optional
- *     kafkaMetadataTimeoutMs: 5000   # optional
- *     sources:
- *       - {name: orders, type: hudi, path: /data/orders}     # name as in the checkpoint
- *       - {name: users, type: hudi, path: /data/users}
+ *   - name: joined                 # the target table name (--target-table), the default pipeline name
+ *     basePath: /data/joined       # the Streamer's target table (--target-base-path)
+ *     properties:                  # as in the Streamer's properties file
+ *       hoodie.streamer.freshness.sla.minutes: 30
+ *       hoodie.streamer.source.multi.hudi.tables: orders,users
+ *       hoodie.streamer.source.hudi.orders.path: /data/orders
+ *       hoodie.streamer.source.hudi.users.path: /data/users
+ *       hoodie.streamer.source.multi.hudi.checkpoint.legacy.table: orders
  *   - name: clicks
  *     basePath: /data/clicks
- *     sources:
- *       - name: clicks
- *         type: kafka                # alone in its pipeline; topic and partitions come from the checkpoint
- *         properties: {bootstrap.servers: "broker:9092", security.protocol: SASL_SSL, sasl.jaas.config: "..."}
+ *     properties:
+ *       hoodie.streamer.source.kafka.topic: clicks
+ *       bootstrap.servers: broker:9092
+ *       sasl.jaas.config: "..."     # passed to the freshness consumer only
  * </pre>
  *
- * <p>Unknown keys are rejected, so that a misspelt setting is not silently ignored.
+ * <p>Files of the earlier form are still read, with a deprecation warning naming the key that replaces each old one:
+ * {@code mode}, {@code slaInMinutes}, {@code lagCapInMinutes}, {@code historyPath} ({@code ''} turns history off),
+ * {@code historyMaxEntries}, {@code kafkaPollTimeoutMs}, {@code kafkaMetadataTimeoutMs} next to {@code name}, and
+ * {@code sources: [{name, type: hudi, path} | {name, type: kafka, properties}]}, whose first Hudi source owns a bare
+ * checkpoint.
+ *
+ * <p>Unknown keys are rejected, and so are unknown {@code hoodie.streamer.freshness.*} properties, so that a misspelt
+ * setting is not silently ignored.
  */
 public final class ReporterConfig {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ReporterConfig.class);
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> TOP_KEYS = Set.of("metrics", "pipelines");
-  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "mode", "slaInMinutes",
-      "lagCapInMinutes", "historyPath", "historyMaxEntries", "kafkaPollTimeoutMs", "kafkaMetadataTimeoutMs", "sources");
+  private static final String SOURCES = "sources";
+  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties");
   private static final Set<String> SOURCE_KEYS = Set.of("name", "type", "path", "properties");
+  private static final String HISTORY_PATH = "historyPath";
+  /** The keys of the earlier YAML form, and the properties that replace them. */
+  private static final Map<String, ConfigProperty<?>> DEPRECATED_KEYS = deprecatedKeys();
+  private static final Set<String> FRESHNESS_PREFIXES = Set.of("hoodie.streamer.freshness.",
+      "hoodie.deltastreamer.freshness.");
 
   private final Map<String, String> metricsProperties;
   private final List<PipelineSpec> pipelines;
@@ -83,6 +106,18 @@ public final class ReporterConfig {
   private ReporterConfig(Map<String, String> metricsProperties, List<PipelineSpec> pipelines) {
     this.metricsProperties = Collections.unmodifiableMap(metricsProperties);
     this.pipelines = Collections.unmodifiableList(pipelines);
+  }
+
+  private static Map<String, ConfigProperty<?>> deprecatedKeys() {
+    Map<String, ConfigProperty<?>> keys = new LinkedHashMap<>();
+    keys.put("mode", HoodieFreshnessConfig.MODE);
+    keys.put("slaInMinutes", HoodieFreshnessConfig.SLA_MINUTES);
+    keys.put("lagCapInMinutes", HoodieFreshnessConfig.LAG_CAP_MINUTES);
+    keys.put(HISTORY_PATH, HoodieFreshnessConfig.HISTORY_PATH);
+    keys.put("historyMaxEntries", HoodieFreshnessConfig.HISTORY_MAX_ENTRIES);
+    keys.put("kafkaPollTimeoutMs", HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS);
+    keys.put("kafkaMetadataTimeoutMs", HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS);
+    return Collections.unmodifiableMap(keys);
   }
 
   /** Reads the file through Hadoop's file systems (local, HDFS, object stores). */
@@ -108,7 +143,7 @@ public final class ReporterConfig {
     JsonNode list = root.path("pipelines");
     if (!list.isArray() || list.isEmpty()) {
       throw new IllegalArgumentException("Cannot read reporter config " + origin + ": 'pipelines' is missing or "
-          + "empty (list at least one pipeline with name, basePath and sources)");
+          + "empty (list at least one pipeline with name, basePath and properties)");
     }
     List<PipelineSpec> pipelines = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
@@ -118,59 +153,128 @@ public final class ReporterConfig {
   }
 
   private static PipelineSpec pipeline(JsonNode node, String where) {
-    checkKeys(node, PIPELINE_KEYS, where);
-    PipelineSpec.Builder builder = PipelineSpec.builder(required(node, "name", where), required(node, "basePath",
-        where));
-    PipelineMode mode = mode(node.path("mode").asText(PipelineMode.STREAMING.name()), where);
-    Duration sla = node.has("slaInMinutes") ? Duration.ofMinutes(positive(node, "slaInMinutes", where))
-        : mode.defaultSla();
-    Duration cap = node.has("lagCapInMinutes") ? Duration.ofMinutes(positive(node, "lagCapInMinutes", where))
-        : FreshnessPolicy.DEFAULT_LAG_CAP;
-    builder.policy(FreshnessPolicy.of(sla, cap));
-    if (node.has("historyPath")) {
-      builder.historyPath(node.get("historyPath").asText());
-    }
-    if (node.has("historyMaxEntries")) {
-      builder.historyMaxEntries((int) positive(node, "historyMaxEntries", where));
-    }
-    if (node.has("kafkaPollTimeoutMs")) {
-      builder.kafkaPollTimeout(Duration.ofMillis(positive(node, "kafkaPollTimeoutMs", where)));
-    }
-    if (node.has("kafkaMetadataTimeoutMs")) {
-      builder.kafkaMetadataTimeout(Duration.ofMillis(positive(node, "kafkaMetadataTimeoutMs", where)));
-    }
-    JsonNode sources = node.path("sources");
-    if (!sources.isArray() || sources.isEmpty()) {
-      throw new IllegalArgumentException("Cannot read " + where + ": 'sources' is missing or empty (list each source "
-          + "with name and type hudi or kafka)");
-    }
-    for (int i = 0; i < sources.size(); i++) {
-      builder.source(source(sources.get(i), "sources[" + i + "] of " + where));
-    }
-    return builder.build();
-  }
-
-  private static SourceSpec source(JsonNode node, String where) {
-    checkKeys(node, SOURCE_KEYS, where);
+    Set<String> allowed = new HashSet<>(PIPELINE_KEYS);
+    allowed.addAll(DEPRECATED_KEYS.keySet());
+    allowed.add(SOURCES);
+    checkKeys(node, allowed, where);
     String name = required(node, "name", where);
-    String type = required(node, "type", where).toLowerCase(Locale.ROOT);
-    switch (type) {
-      case "hudi":
-        return SourceSpec.hudi(name, required(node, "path", where));
-      case "kafka":
-        return SourceSpec.kafka(name, stringMap(node.path("properties"), "'properties' of " + where));
-      default:
-        throw new IllegalArgumentException("Cannot read " + where + ": type '" + type + "' is not supported (use "
-            + "hudi or kafka)");
+    String basePath = required(node, "basePath", where);
+    TypedProperties props = new TypedProperties();
+    props.putAll(stringMap(node.path("properties"), "'properties' of " + where));
+    checkFreshnessKeys(props, where);
+    for (Map.Entry<String, ConfigProperty<?>> deprecated : DEPRECATED_KEYS.entrySet()) {
+      if (node.has(deprecated.getKey())) {
+        String value = scalar(node, deprecated.getKey(), where);
+        boolean historyOff = deprecated.getKey().equals(HISTORY_PATH) && value.trim().isEmpty();
+        ConfigProperty<?> replacement = historyOff ? HoodieFreshnessConfig.HISTORY_ENABLE : deprecated.getValue();
+        String newValue = historyOff ? "false" : value;
+        set(props, replacement, newValue, deprecated.getKey(), where);
+        LOG.warn("Reporter config {}: '{}' is deprecated and will be removed; set {}: {} under 'properties' instead",
+            where, deprecated.getKey(), replacement.key(), newValue);
+      }
+    }
+    if (node.has(SOURCES)) {
+      legacySources(node.get(SOURCES), name, props, where);
+    }
+    try {
+      return StreamerPipelineSpec.from(props, basePath, name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot read " + where + ": " + e.getMessage(), e);
     }
   }
 
-  private static PipelineMode mode(String value, String where) {
-    try {
-      return PipelineMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot read " + where + ": mode '" + value + "' is not one of "
-          + Arrays.toString(PipelineMode.values()));
+  /** Turns the earlier {@code sources} list into the Streamer's source properties. */
+  private static void legacySources(JsonNode sources, String pipeline, TypedProperties props, String where) {
+    if (!sources.isArray() || sources.isEmpty()) {
+      throw new IllegalArgumentException("Cannot read " + where + ": 'sources' is missing or empty (set "
+          + TABLES.key() + " or " + KafkaSourceConfig.KAFKA_TOPIC_NAME.key() + " under 'properties' instead)");
+    }
+    List<String> tables = new ArrayList<>();
+    String kafkaSource = null;
+    Map<String, String> kafkaProperties = new LinkedHashMap<>();
+    for (int i = 0; i < sources.size(); i++) {
+      JsonNode node = sources.get(i);
+      String sourceWhere = "sources[" + i + "] of " + where;
+      checkKeys(node, SOURCE_KEYS, sourceWhere);
+      String name = required(node, "name", sourceWhere);
+      String type = required(node, "type", sourceWhere).toLowerCase(Locale.ROOT);
+      switch (type) {
+        case "hudi":
+          String path = required(node, "path", sourceWhere);
+          tables.add(name);
+          set(props, forTable(TABLE_PATH, name), path, SOURCES, where);
+          break;
+        case "kafka":
+          kafkaSource = name;
+          kafkaProperties = stringMap(node.path("properties"), "'properties' of " + sourceWhere);
+          break;
+        default:
+          throw new IllegalArgumentException("Cannot read " + sourceWhere + ": type '" + type + "' is not supported "
+              + "(use hudi or kafka)");
+      }
+    }
+    if (kafkaSource != null && sources.size() > 1) {
+      throw new IllegalArgumentException("Cannot measure Kafka source '" + kafkaSource + "' of pipeline '" + pipeline
+          + "' next to other sources: a Kafka checkpoint holds one topic only (list it alone)");
+    }
+    if (kafkaSource != null) {
+      set(props, KafkaSourceConfig.KAFKA_TOPIC_NAME, kafkaSource, SOURCES, where);
+      for (Map.Entry<String, String> property : kafkaProperties.entrySet()) {
+        if (props.containsKey(property.getKey())) {
+          throw conflict(property.getKey(), SOURCES, where);
+        }
+        props.setProperty(property.getKey(), property.getValue());
+      }
+      LOG.warn("Reporter config {}: 'sources' is deprecated and will be removed; set {}: {} and the Kafka consumer "
+          + "properties under 'properties' instead", where, KafkaSourceConfig.KAFKA_TOPIC_NAME.key(), kafkaSource);
+    } else {
+      set(props, TABLES, String.join(",", tables), SOURCES, where);
+      // The earlier form gave a bare checkpoint to the first source listed: name it.
+      set(props, CHECKPOINT_LEGACY_TABLE, tables.get(0), SOURCES, where);
+      LOG.warn("Reporter config {}: 'sources' is deprecated and will be removed; set {}: {}, {}: {} and each table's "
+          + "{} under 'properties' instead", where, TABLES.key(), String.join(",", tables), CHECKPOINT_LEGACY_TABLE.key(),
+          tables.get(0), TABLE_PATH.key());
+    }
+  }
+
+  private static void set(TypedProperties props, ConfigProperty<?> property, String value, String oldKey,
+                          String where) {
+    if (ConfigValues.raw(props, property).isPresent()) {
+      throw conflict(property.key(), oldKey, where);
+    }
+    props.setProperty(property.key(), value);
+  }
+
+  private static IllegalArgumentException conflict(String key, String oldKey, String where) {
+    return new IllegalArgumentException("Cannot read " + where + ": '" + oldKey + "' and property " + key + " both "
+        + "set it (keep the property only)");
+  }
+
+  /** Rejects {@code hoodie.streamer.freshness.*} properties that are no setting of {@link HoodieFreshnessConfig}. */
+  private static void checkFreshnessKeys(TypedProperties props, String where) {
+    Set<String> known = new TreeSet<>();
+    for (Field field : HoodieFreshnessConfig.class.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && ConfigProperty.class.isAssignableFrom(field.getType())) {
+        try {
+          ConfigProperty<?> property = (ConfigProperty<?>) field.get(null);
+          known.add(property.key());
+          known.addAll(property.getAlternatives());
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("Cannot list the settings of " + HoodieFreshnessConfig.class.getName(), e);
+        }
+      }
+    }
+    String consumerPrefix = ConfigValues.valueOrDefault(props, HoodieFreshnessConfig.KAFKA_CONSUMER_PROPS_PREFIX).get();
+    Set<String> unknown = new TreeSet<>();
+    for (String key : props.stringPropertyNames()) {
+      if (FRESHNESS_PREFIXES.stream().anyMatch(key::startsWith) && !known.contains(key)
+          && !key.startsWith(consumerPrefix)) {
+        unknown.add(key);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("Cannot read 'properties' of " + where + ": unknown freshness settings "
+          + unknown + " (see HoodieFreshnessConfig; allowed: " + known + ")");
     }
   }
 
@@ -182,12 +286,12 @@ public final class ReporterConfig {
     return value.asText().trim();
   }
 
-  private static long positive(JsonNode node, String key, String where) {
+  private static String scalar(JsonNode node, String key, String where) {
     JsonNode value = node.get(key);
-    if (!value.canConvertToLong() || value.asLong() < 1) {
-      throw new IllegalArgumentException("Cannot read " + where + ": '" + key + "' must be a positive whole number");
+    if (!value.isValueNode()) {
+      throw new IllegalArgumentException("Cannot read " + where + ": '" + key + "' must be a single value");
     }
-    return value.asLong();
+    return value.isNull() ? "" : value.asText().trim();
   }
 
   private static Map<String, String> stringMap(JsonNode node, String where) {
@@ -201,6 +305,10 @@ public final class ReporterConfig {
     Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
+      if (!field.getValue().isValueNode()) {
+        throw new IllegalArgumentException("Cannot read " + where + ": the value of '" + field.getKey() + "' must be "
+            + "a single value");
+      }
       map.put(field.getKey(), field.getValue().asText());
     }
     return map;

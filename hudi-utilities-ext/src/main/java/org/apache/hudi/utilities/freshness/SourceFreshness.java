@@ -21,9 +21,9 @@ package org.apache.hudi.utilities.freshness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import org.apache.hudi.common.util.Option;
 
 /**
  * The freshness of one source of a pipeline at one moment: how long its oldest data not yet committed to the target
@@ -107,8 +107,8 @@ public final class SourceFreshness {
   }
 
   /** The source's position in the checkpoint; absent in state {@link FreshnessState#NO_CHECKPOINT}. */
-  public Optional<String> position() {
-    return Optional.ofNullable(position);
+  public Option<String> position() {
+    return Option.ofNullable(position);
   }
 
   public FreshnessState state() {
@@ -116,16 +116,16 @@ public final class SourceFreshness {
   }
 
   /** When the oldest waiting data became visible; present in state {@link FreshnessState#WAITING}. */
-  public Optional<Instant> oldestVisibleAt() {
-    return Optional.ofNullable(oldestVisibleAt);
+  public Option<Instant> oldestVisibleAt() {
+    return Option.ofNullable(oldestVisibleAt);
   }
 
-  public Optional<Duration> rawLag() {
-    return Optional.ofNullable(rawLag);
+  public Option<Duration> rawLag() {
+    return Option.ofNullable(rawLag);
   }
 
-  public Optional<Duration> lag() {
-    return Optional.ofNullable(lag);
+  public Option<Duration> lag() {
+    return Option.ofNullable(lag);
   }
 
   public OptionalDouble slaRatio() {

@@ -21,8 +21,8 @@ package org.apache.hudi.utilities.freshness;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.hudi.common.util.Option;
 
 /**
  * One source of a pipeline, named as in the target's checkpoint.
@@ -85,8 +85,8 @@ public final class SourceSpec {
   }
 
   /** The base path of a Hudi source. */
-  public Optional<String> hudiPath() {
-    return Optional.ofNullable(hudiPath);
+  public Option<String> hudiPath() {
+    return Option.ofNullable(hudiPath);
   }
 
   /** The consumer properties of a Kafka source, credentials included: never log them, use {@link #toString()}. */

@@ -18,20 +18,20 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The durable history of a pipeline: entries survive, the newest are kept, and a person can read the trend.
@@ -46,7 +46,7 @@ class TestFreshnessHistory {
 
   private static PipelineFreshness measurementAt(Instant at, long lagMinutes, Observer observer) {
     return new PipelineFreshness("joined", "/data/joined", observer, at,
-        CheckpointSearch.ofCommit("2026112911000000" + lagMinutes % 10, "orders=1,users=2"), List.of(
+        StoredCheckpoint.found("2026112911000000" + lagMinutes % 10, "orders=1,users=2", 1), List.of(
             SourceFreshness.measure("orders", SourceKind.HUDI, "1",
                 QueueHead.waitingSince(at.minus(Duration.ofMinutes(lagMinutes)), 2), at, POLICY),
             SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
@@ -85,7 +85,7 @@ class TestFreshnessHistory {
   }
 
   @Test
-  void aMissingHistoryIsEmpty() throws Exception {
+  void missingHistoryIsEmpty() throws Exception {
     assertTrue(FreshnessHistory.open(dir.resolve("none").toString(), 3, new Configuration()).newest(5).isEmpty());
   }
 

@@ -18,7 +18,10 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -27,11 +30,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.function.BiFunction;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.junit.jupiter.api.Test;
 
 /**
  * Splitting a stored checkpoint into per-source positions and measuring each source against its own.
@@ -44,14 +46,19 @@ class TestFreshnessMeter {
   private final List<String> probed = new ArrayList<>();
 
   private static PipelineSpec ordersAndUsers() {
+    return ordersAndUsers(new MultiTableCheckpointManager(List.of("orders", "users"), "orders", true, false));
+  }
+
+  private static PipelineSpec ordersAndUsers(MultiTableCheckpointManager checkpoints) {
     return PipelineSpec.builder("joined", "/data/joined")
         .source(SourceSpec.hudi("orders", "/data/orders"))
         .source(SourceSpec.hudi("users", "/data/users"))
+        .checkpoints(checkpoints)
         .build();
   }
 
   /** Probes that report, per source, data waiting since (position's last digit) minutes before NOW. */
-  private QueueProbes recordingProbes() {
+  private BiFunction<PipelineSpec, SourceSpec, QueueProbe> recordingProbes() {
     return (pipeline, source) -> position -> {
       probed.add(source.name() + "@" + position);
       long minutes = Long.parseLong(position.substring(position.length() - 1));
@@ -62,7 +69,7 @@ class TestFreshnessMeter {
   @Test
   void eachHudiSourceIsProbedAfterItsOwnPositionInAMultiTableCheckpoint() {
     PipelineFreshness freshness = new FreshnessMeter(CLOCK, recordingProbes()).measure(ordersAndUsers(),
-        CheckpointSearch.ofCommit("20261129115900000", "orders=20261129110000005,users=20261129110000009"),
+        StoredCheckpoint.found("20261129115900000", "orders=20261129110000005,users=20261129110000009", 1),
         Observer.CALLBACK);
     assertEquals(List.of("orders@20261129110000005", "users@20261129110000009"), probed);
     assertEquals(Duration.ofMinutes(5), freshness.sources().get(0).lag().get());
@@ -73,27 +80,48 @@ class TestFreshnessMeter {
   }
 
   @Test
-  void aBareCheckpointBelongsToTheFirstSourceAndTheOthersHaveNoValue() {
-    PipelineFreshness freshness = new FreshnessMeter(CLOCK, recordingProbes()).measure(ordersAndUsers(),
-        CheckpointSearch.ofCommit("c", "20261129110000003"), Observer.CALLBACK);
-    assertEquals(List.of("orders@20261129110000003"), probed);
-    assertEquals(Duration.ofMinutes(3), freshness.sources().get(0).lag().get());
-    assertEquals(FreshnessState.NO_CHECKPOINT, freshness.sources().get(1).state());
+  void bareCheckpointBelongsToTheNamedLegacySourceNotTheFirstListedAndTheOthersHaveNoValue() {
+    PipelineSpec usersOwnBareInstants = ordersAndUsers(new MultiTableCheckpointManager(List.of("orders", "users"),
+        "users", true, false));
+    PipelineFreshness freshness = new FreshnessMeter(CLOCK, recordingProbes()).measure(usersOwnBareInstants,
+        StoredCheckpoint.found("c", "20261129110000003", 1), Observer.CALLBACK);
+    assertEquals(List.of("users@20261129110000003"), probed);
+    assertEquals(FreshnessState.NO_CHECKPOINT, freshness.sources().get(0).state());
+    assertEquals(Duration.ofMinutes(3), freshness.sources().get(1).lag().get());
   }
 
   @Test
-  void aKafkaSourceGetsTheWholeCheckpoint() {
+  void severalHudiSourcesMustNameTheOneThatOwnsABareCheckpoint() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+        () -> PipelineSpec.builder("joined", "/data/joined").source(SourceSpec.hudi("orders", "/data/orders"))
+            .source(SourceSpec.hudi("users", "/data/users")).build());
+    assertTrue(error.getMessage().startsWith("Cannot tell which source of pipeline 'joined' owns a bare checkpoint"),
+        error.getMessage());
+  }
+
+  @Test
+  void lenientPipelineMeasuresTheSourcesOfTheWellFormedEntries() {
+    PipelineFreshness freshness = new FreshnessMeter(CLOCK, recordingProbes()).measure(ordersAndUsers(
+        new MultiTableCheckpointManager(List.of("orders", "users"), "orders", true, true)),
+        StoredCheckpoint.found("c", "orders=abc,users=20261129110000002", 1), Observer.CALLBACK);
+    assertEquals(List.of("users@20261129110000002"), probed);
+    assertEquals(FreshnessState.NO_CHECKPOINT, freshness.sources().get(0).state());
+    assertEquals(Duration.ofMinutes(2), freshness.sources().get(1).lag().get());
+  }
+
+  @Test
+  void kafkaSourceGetsTheWholeCheckpoint() {
     PipelineSpec clicks = PipelineSpec.builder("clicks", "/data/clicks")
         .source(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:1"))).build();
     new FreshnessMeter(CLOCK, recordingProbes()).measure(clicks,
-        CheckpointSearch.ofCommit("c", "clicks,0:10,1:4"), Observer.REPORTER);
+        StoredCheckpoint.found("c", "clicks,0:10,1:4", 1), Observer.REPORTER);
     assertEquals(List.of("clicks@clicks,0:10,1:4"), probed);
   }
 
   @Test
   void noCheckpointGivesNoValueForAnySourceAndProbesNothing() {
     PipelineFreshness freshness = new FreshnessMeter(CLOCK, recordingProbes()).measure(ordersAndUsers(),
-        CheckpointSearch.searched(null, null, 100), Observer.REPORTER);
+        StoredCheckpoint.none(100), Observer.REPORTER);
     assertTrue(probed.isEmpty());
     assertTrue(freshness.sources().stream().allMatch(source -> source.state() == FreshnessState.NO_CHECKPOINT));
     assertFalse(freshness.maxLag().isPresent());
@@ -101,15 +129,15 @@ class TestFreshnessMeter {
   }
 
   @Test
-  void aFailingSourceIsUnreadableWhileTheOthersAreMeasured() {
-    QueueProbes failingOrders = (pipeline, source) -> position -> {
+  void failingSourceIsUnreadableWhileTheOthersAreMeasured() {
+    BiFunction<PipelineSpec, SourceSpec, QueueProbe> failingOrders = (pipeline, source) -> position -> {
       if (source.name().equals("orders")) {
         throw new IllegalStateException("timeline unreadable");
       }
       return QueueHead.caughtUp();
     };
     PipelineFreshness freshness = new FreshnessMeter(CLOCK, failingOrders).measure(ordersAndUsers(),
-        CheckpointSearch.ofCommit("c", "orders=1,users=2"), Observer.CALLBACK);
+        StoredCheckpoint.found("c", "orders=1,users=2", 1), Observer.CALLBACK);
     assertEquals(FreshnessState.UNREADABLE, freshness.sources().get(0).state());
     assertEquals("1", freshness.sources().get(0).position().get());
     assertFalse(freshness.sources().get(0).lag().isPresent());
@@ -118,15 +146,15 @@ class TestFreshnessMeter {
   }
 
   @Test
-  void aCheckpointThatIsNotOfThePipelinesFormFailsTheMeasurement() {
+  void checkpointThatIsNotOfThePipelinesFormFailsTheMeasurement() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
         () -> new FreshnessMeter(CLOCK, recordingProbes()).measure(ordersAndUsers(),
-            CheckpointSearch.ofCommit("c", "orders=abc"), Observer.CALLBACK));
+            StoredCheckpoint.found("c", "orders=abc", 1), Observer.CALLBACK));
     assertTrue(error.getMessage().contains("orders=abc"), error.getMessage());
   }
 
   @Test
-  void aKafkaSourceMustBeAlone() {
+  void kafkaSourceMustBeAlone() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
         () -> PipelineSpec.builder("mixed", "/data/mixed").source(SourceSpec.hudi("orders", "/data/orders"))
             .source(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "b:9092"))).build());

@@ -18,8 +18,16 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
@@ -32,17 +40,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What waits in Kafka after a Streamer checkpoint, read from a real KRaft broker by a consumer that never commits.
@@ -106,7 +103,7 @@ class TestKafkaQueueProbe {
   }
 
   @Test
-  void aPartitionMissingFromTheCheckpointWaitsFromItsBeginning() throws Exception {
+  void partitionMissingFromTheCheckpointWaitsFromItsBeginning() throws Exception {
     kafka.createTopic("grown", 2);
     kafka.send("grown", 0, base + 9_000, "consumed");
     kafka.send("grown", 1, base + 7_000, "never read: the partition was added after the checkpoint");
@@ -129,7 +126,7 @@ class TestKafkaQueueProbe {
   }
 
   @Test
-  void aFirstRecordWithoutTimestampSuppressesTheLag() {
+  void firstRecordWithoutTimestampSuppressesTheLag() {
     MockConsumer<byte[], byte[]> consumer = mockConsumerWithWaitingRecord(10L);
     consumer.schedulePollTask(() -> consumer.addRecord(record(5L, -1L, TimestampType.NO_TIMESTAMP_TYPE)));
 
@@ -173,6 +170,7 @@ class TestKafkaQueueProbe {
 
   private static ConsumerRecord<byte[], byte[]> record(long offset, long timestamp, TimestampType type) {
     return new ConsumerRecord<>("legacy", 0, offset, timestamp, type, 0, 1, null, new byte[] {1}, new RecordHeaders(),
-        Optional.empty());
+        // Kafka's constructor takes the leader epoch as a java.util.Optional.
+        java.util.Optional.empty());
   }
 }

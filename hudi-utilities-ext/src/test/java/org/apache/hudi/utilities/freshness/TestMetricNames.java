@@ -18,15 +18,15 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.junit.jupiter.api.Test;
 
 /**
  * Metric names and the values of a measurement: Prometheus-style names, per-source name parts, no value for the
@@ -48,7 +48,7 @@ class TestMetricNames {
   void valuesHoldEveryKnownNumberAndNothingForTheUnknown() {
     FreshnessPolicy policy = FreshnessPolicy.of(Duration.ofMinutes(10), Duration.ofDays(7));
     PipelineFreshness freshness = new PipelineFreshness("joined", "/data/joined", Observer.REPORTER, NOW,
-        CheckpointSearch.searched("c2", "orders=1,clicks=2", 2), List.of(
+        StoredCheckpoint.found("c2", "orders=1,clicks=2", 2), List.of(
             SourceFreshness.measure("orders", SourceKind.HUDI, "1",
                 QueueHead.waitingSince(NOW.minusMillis(150_500), 2), NOW, policy),
             SourceFreshness.measure("clicks", SourceKind.KAFKA, "clicks,0:1", QueueHead.withoutTimestamp(40), NOW,

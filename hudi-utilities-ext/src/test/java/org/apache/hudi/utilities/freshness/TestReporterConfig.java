@@ -18,22 +18,59 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
+import org.junit.jupiter.api.Test;
+
 /**
- * The reporter's YAML file: many pipelines, their SLAs, sources and Kafka connection properties.
+ * The reporter's YAML file: many pipelines, each with the properties of its Streamer job (sources, SLAs, Kafka
+ * connection properties), read by the same parser as the commit callback; and files of the earlier form.
  */
 class TestReporterConfig {
 
   private static final String YAML = String.join("\n",
+      "metrics:",
+      "  hoodie.metrics.on: true",
+      "  hoodie.metrics.reporter.type: PROMETHEUS_PUSHGATEWAY",
+      "pipelines:",
+      "  - name: joined",
+      "    basePath: /data/joined/",
+      "    properties:",
+      "      hoodie.streamer.freshness.sla.minutes: 30",
+      "      hoodie.streamer.freshness.history.max.entries: 50",
+      "      hoodie.streamer.source.multi.hudi.tables: orders,users",
+      "      hoodie.streamer.source.hudi.orders.path: /data/orders",
+      "      hoodie.streamer.source.hudi.users.path: /data/users",
+      "      hoodie.streamer.source.multi.hudi.checkpoint.legacy.table: users",
+      "  - name: nightly",
+      "    basePath: /data/nightly",
+      "    properties:",
+      "      hoodie.streamer.freshness.mode: batch",
+      "      hoodie.streamer.freshness.lag.cap.minutes: 60",
+      "      hoodie.streamer.freshness.history.enable: false",
+      "      hoodie.streamer.source.hoodieincr.path: /data/orders",
+      "  - name: clicks",
+      "    basePath: /data/clicks",
+      "    properties:",
+      "      hoodie.streamer.freshness.kafka.poll.timeout.ms: 250",
+      "      hoodie.streamer.source.kafka.topic: clicks",
+      "      bootstrap.servers: broker:9092",
+      "      sasl.jaas.config: secret-jaas",
+      "");
+
+  /** The same pipelines in the earlier form of the file. */
+  private static final String OLD_YAML = String.join("\n",
       "metrics:",
       "  hoodie.metrics.on: true",
       "  hoodie.metrics.reporter.type: PROMETHEUS_PUSHGATEWAY",
@@ -64,7 +101,7 @@ class TestReporterConfig {
       "");
 
   @Test
-  void readsPipelinesWithTheirSlasSourcesAndMetricsSettings() throws Exception {
+  void readsPipelinesWithTheStreamersPropertiesThroughTheCallbacksParser() throws Exception {
     ReporterConfig config = ReporterConfig.parse(YAML, "test.yaml");
     assertEquals(Map.of("hoodie.metrics.on", "true", "hoodie.metrics.reporter.type", "PROMETHEUS_PUSHGATEWAY"),
         config.metricsProperties());
@@ -76,25 +113,93 @@ class TestReporterConfig {
     assertEquals(Duration.ofDays(7), joined.policy().lagCap());
     assertEquals("/data/joined/.hoodie/.aux/freshness", joined.historyPath().get());
     assertEquals(50, joined.historyMaxEntries());
-    assertEquals(SourceSpec.hudi("users", "/data/users"), joined.sources().get(1));
+    assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders"), SourceSpec.hudi("users", "/data/users")),
+        joined.sources());
+    // The legacy table is named: a bare checkpoint is the position of users, not of the first listed source.
+    assertEquals(Map.of("users", "20261129110000003"), FreshnessMeter.positions(joined, "20261129110000003"));
 
     PipelineSpec nightly = config.pipelines().get(1);
     assertEquals(Duration.ofMinutes(1440), nightly.policy().sla());
     assertEquals(Duration.ofMinutes(60), nightly.policy().lagCap());
     assertFalse(nightly.historyPath().isPresent());
+    assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders")), nightly.sources());
 
     PipelineSpec clicks = config.pipelines().get(2);
     assertEquals(Duration.ofMinutes(60), clicks.policy().sla());
     assertEquals(Duration.ofMillis(250), clicks.kafkaPollTimeout());
-    assertEquals(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "broker:9092",
-        "sasl.jaas.config", "secret-jaas")), clicks.sources().get(0));
+    assertEquals(List.of(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "broker:9092",
+        "sasl.jaas.config", "secret-jaas"))), clicks.sources());
+  }
+
+  @Test
+  void readsTheEarlierFormWithADeprecationWarningNamingEachNewKey() throws Exception {
+    ReporterConfig config;
+    String logs;
+    try (CapturedLogs captured = new CapturedLogs()) {
+      config = ReporterConfig.parse(OLD_YAML, "old.yaml");
+      logs = captured.text();
+    }
+
+    PipelineSpec joined = config.pipelines().get(0);
+    assertEquals(Duration.ofMinutes(30), joined.policy().sla());
+    assertEquals(50, joined.historyMaxEntries());
+    assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders"), SourceSpec.hudi("users", "/data/users")),
+        joined.sources());
+    // As before: the first source listed owns a bare checkpoint.
+    assertEquals(Map.of("orders", "20261129110000003"), FreshnessMeter.positions(joined, "20261129110000003"));
+    PipelineSpec nightly = config.pipelines().get(1);
+    assertEquals(Duration.ofMinutes(1440), nightly.policy().sla());
+    assertEquals(Duration.ofMinutes(60), nightly.policy().lagCap());
+    assertFalse(nightly.historyPath().isPresent());
+    PipelineSpec clicks = config.pipelines().get(2);
+    assertEquals(Duration.ofMillis(250), clicks.kafkaPollTimeout());
+    assertEquals(List.of(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "broker:9092",
+        "sasl.jaas.config", "secret-jaas"))), clicks.sources());
+
+    List<String> warnings = logs.lines().filter(line -> line.startsWith("WARN ") && line.contains("is deprecated"))
+        .collect(Collectors.toList());
+    assertEquals(9, warnings.size(), logs);
+    for (String expected : List.of(
+        "pipelines[0] of old.yaml: 'slaInMinutes' is deprecated and will be removed; set "
+            + "hoodie.streamer.freshness.sla.minutes: 30 under 'properties' instead",
+        "pipelines[0] of old.yaml: 'historyMaxEntries' is deprecated and will be removed; set "
+            + "hoodie.streamer.freshness.history.max.entries: 50",
+        "pipelines[0] of old.yaml: 'sources' is deprecated and will be removed; set "
+            + "hoodie.streamer.source.multi.hudi.tables: orders,users, "
+            + "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table: orders and each table's "
+            + "hoodie.streamer.source.hudi.{table}.path",
+        "pipelines[1] of old.yaml: 'mode' is deprecated and will be removed; set hoodie.streamer.freshness.mode: batch",
+        "pipelines[1] of old.yaml: 'lagCapInMinutes' is deprecated and will be removed; set "
+            + "hoodie.streamer.freshness.lag.cap.minutes: 60",
+        "pipelines[1] of old.yaml: 'historyPath' is deprecated and will be removed; set "
+            + "hoodie.streamer.freshness.history.enable: false",
+        "pipelines[2] of old.yaml: 'kafkaPollTimeoutMs' is deprecated and will be removed; set "
+            + "hoodie.streamer.freshness.kafka.poll.timeout.ms: 250",
+        "pipelines[2] of old.yaml: 'sources' is deprecated and will be removed; set hoodie.streamer.source.kafka.topic: "
+            + "clicks and the Kafka consumer properties")) {
+      assertTrue(warnings.stream().anyMatch(line -> line.contains(expected)), expected + " in\n" + logs);
+    }
+    assertFalse(logs.contains("secret-jaas"), logs);
+  }
+
+  @Test
+  void theExampleOfTheDocsIsValid() throws Exception {
+    Path example = Paths.get("..", "docs", "freshness", "reporter-example.yaml");
+    try (CapturedLogs captured = new CapturedLogs()) {
+      ReporterConfig config = ReporterConfig.parse(Files.readString(example), example.toString());
+      assertEquals(List.of("joined", "orders_copy", "clicks"), config.pipelines().stream().map(PipelineSpec::name)
+          .collect(Collectors.toList()));
+      assertFalse(captured.text().contains("is deprecated"), captured.text());
+    }
   }
 
   @Test
   void credentialsNeverShowInDescriptions() throws Exception {
-    String description = ReporterConfig.parse(YAML, "test.yaml").pipelines().get(2).toString();
-    assertFalse(description.contains("secret-jaas"), description);
-    assertTrue(description.contains("sasl.jaas.config=" + Secrets.REDACTED), description);
+    for (String yaml : List.of(YAML, OLD_YAML)) {
+      String description = ReporterConfig.parse(yaml, "test.yaml").pipelines().get(2).toString();
+      assertFalse(description.contains("secret-jaas"), description);
+      assertTrue(description.contains("sasl.jaas.config=" + Secrets.REDACTED), description);
+    }
   }
 
   @Test
@@ -104,10 +209,24 @@ class TestReporterConfig {
         "typo.yaml"));
     assertTrue(error.getMessage().startsWith("Cannot read pipelines[0] of typo.yaml: unknown keys [slaMinutes]"),
         error.getMessage());
+    IllegalArgumentException property = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minute: 5, "
+            + "hoodie.streamer.source.hoodieincr.path: /t}}\n", "typo.yaml"));
+    assertTrue(property.getMessage().startsWith("Cannot read 'properties' of pipelines[0] of typo.yaml: unknown "
+        + "freshness settings [hoodie.streamer.freshness.sla.minute]"), property.getMessage());
   }
 
   @Test
-  void rejectsAnUnknownSourceTypeAndAMissingPath() {
+  void rejectsAnOldKeyAndItsPropertyTogether() {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        "pipelines:\n  - {name: a, basePath: /a, slaInMinutes: 5, properties: {hoodie.streamer.freshness.sla.minutes: 6, "
+            + "hoodie.streamer.source.hoodieincr.path: /t}}\n", "both.yaml"));
+    assertEquals("Cannot read pipelines[0] of both.yaml: 'slaInMinutes' and property hoodie.streamer.freshness.sla.minutes "
+        + "both set it (keep the property only)", error.getMessage());
+  }
+
+  @Test
+  void rejectsAnUnknownSourceTypeAMissingPathAndAPipelineWithoutSource() {
     IllegalArgumentException type = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: s3}]}\n", "x.yaml"));
     assertEquals("Cannot read sources[0] of pipelines[0] of x.yaml: type 's3' is not supported (use hudi or kafka)",
@@ -115,5 +234,9 @@ class TestReporterConfig {
     IllegalArgumentException path = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi}]}\n", "x.yaml"));
     assertEquals("Cannot read sources[0] of pipelines[0] of x.yaml: 'path' is missing (set it)", path.getMessage());
+    IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minutes: 5}}\n", "x.yaml"));
+    assertTrue(none.getMessage().startsWith("Cannot read pipelines[0] of x.yaml: Cannot measure the freshness of "
+        + "pipeline 'a': its properties name no supported source"), none.getMessage());
   }
 }

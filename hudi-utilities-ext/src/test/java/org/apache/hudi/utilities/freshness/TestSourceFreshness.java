@@ -18,15 +18,15 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.time.Instant;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.Mode;
+import org.junit.jupiter.api.Test;
 
 /**
  * Lag, clock skew, caps and SLA ratios of one source: the arithmetic every observer shares.
@@ -79,10 +79,10 @@ class TestSourceFreshness {
 
   @Test
   void defaultSlaIsAnHourForStreamingAndADayForBatch() {
-    assertEquals(Duration.ofMinutes(60), FreshnessPolicy.defaults(PipelineMode.STREAMING).sla());
-    assertEquals(Duration.ofMinutes(1440), FreshnessPolicy.defaults(PipelineMode.BATCH).sla());
-    assertEquals(FreshnessPolicy.DEFAULT_LAG_CAP, FreshnessPolicy.defaults(PipelineMode.BATCH).lagCap());
-    SourceFreshness batch = waitingSince(NOW.minus(Duration.ofHours(6)), FreshnessPolicy.defaults(PipelineMode.BATCH));
+    assertEquals(Duration.ofMinutes(60), Mode.STREAMING.defaultSla());
+    assertEquals(Duration.ofMinutes(1440), Mode.BATCH.defaultSla());
+    SourceFreshness batch = waitingSince(NOW.minus(Duration.ofHours(6)),
+        FreshnessPolicy.of(Mode.BATCH.defaultSla(), FreshnessPolicy.DEFAULT_LAG_CAP));
     assertEquals(0.25, batch.slaRatio().getAsDouble(), 1e-9);
   }
 
@@ -97,7 +97,7 @@ class TestSourceFreshness {
   }
 
   @Test
-  void aRecordWithoutTimestampSuppressesTheLagButKeepsThePendingCount() {
+  void recordWithoutTimestampSuppressesTheLagButKeepsThePendingCount() {
     SourceFreshness freshness = SourceFreshness.measure("clicks", SourceKind.KAFKA, "clicks,0:5",
         QueueHead.withoutTimestamp(7), NOW, HOUR_SLA);
     assertEquals(FreshnessState.NO_TIMESTAMP, freshness.state());

@@ -18,24 +18,24 @@
 
 package org.apache.hudi.utilities.freshness.config;
 
+import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.enumNames;
+
+import java.time.Duration;
+import java.util.Arrays;
+import javax.annotation.concurrent.Immutable;
 import org.apache.hudi.common.config.ConfigClassProperty;
 import org.apache.hudi.common.config.ConfigGroups;
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.HoodieConfig;
 import org.apache.hudi.utilities.freshness.FreshnessPolicy;
-import org.apache.hudi.utilities.freshness.PipelineMode;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 
-import javax.annotation.concurrent.Immutable;
-
-import java.util.Arrays;
-
-import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
-import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
-
 /**
- * Configs of the source freshness commit callback ({@code FreshnessCommitCallback}), read from the Streamer's
- * properties. The sources themselves come from the Streamer's source configs.
+ * Configs of source freshness, read from the Streamer's properties by the commit callback
+ * ({@code FreshnessCommitCallback}) and from each pipeline of the reporter's YAML file by the reporter
+ * ({@code FreshnessReporterCli}). The sources themselves come from the Streamer's source configs.
  */
 @Immutable
 @ConfigClassProperty(name = "Source Freshness Configs",
@@ -47,27 +47,44 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   private static final String PREFIX = "freshness.";
 
+  /** How a pipeline runs, the values of {@link #MODE}: each sets a default SLA. */
+  public enum Mode {
+    /** Continuous or frequently scheduled: default SLA 60 minutes. */
+    STREAMING(Duration.ofMinutes(60)),
+    /** Scheduled a few times a day: default SLA 1440 minutes (one day). */
+    BATCH(Duration.ofMinutes(1440));
+
+    private final Duration defaultSla;
+
+    Mode(Duration defaultSla) {
+      this.defaultSla = defaultSla;
+    }
+
+    /** The SLA of a pipeline of this mode that sets no {@link #SLA_MINUTES}. */
+    public Duration defaultSla() {
+      return defaultSla;
+    }
+  }
+
   public static final ConfigProperty<String> PIPELINE_NAME = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "pipeline.name")
       .noDefaultValue("the target table name")
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "pipeline.name")
-      .sinceVersion("0.14.0")
       .withDocumentation("Name of the pipeline in metric names and history entries; letters, digits and '_' are "
           + "kept, any other character becomes '_' in metric names.");
 
   public static final ConfigProperty<String> MODE = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "mode")
-      .defaultValue(PipelineMode.STREAMING.name())
+      .defaultValue(Mode.STREAMING.name())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "mode")
-      .sinceVersion("0.14.0")
-      .withDocumentation("How the pipeline runs, which sets the default SLA. Possible values: "
-          + Arrays.toString(PipelineMode.values()) + " (STREAMING: 60 minutes, BATCH: 1440 minutes).");
+      .withValidValues(enumNames(Mode.class))
+      .withDocumentation("How the pipeline runs, which sets the default SLA. Possible values (case-insensitive): "
+          + Arrays.toString(Mode.values()) + " (STREAMING: 60 minutes, BATCH: 1440 minutes).");
 
   public static final ConfigProperty<String> SLA_MINUTES = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "sla.minutes")
       .noDefaultValue("60 for STREAMING, 1440 for BATCH")
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "sla.minutes")
-      .sinceVersion("0.14.0")
       .withDocumentation("The lag, in minutes, at which the pipeline breaks its freshness promise. The sla_ratio "
           + "metric is lag / SLA clamped to 0.0 - 1.0: warn at 0.7, page at 1.0.");
 
@@ -76,7 +93,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(FreshnessPolicy.DEFAULT_LAG_CAP.toMinutes())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "lag.cap.minutes")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Largest lag reported, in minutes (default 7 days), so that a source idle for months does "
           + "not dominate dashboards. raw_lag_seconds is not capped.");
 
@@ -84,7 +100,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
       .defaultValue(true)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
-      .sinceVersion("0.14.0")
       .withDocumentation("Whether every measurement is also written as a JSON entry to the freshness history.");
 
   public static final ConfigProperty<String> HISTORY_PATH = ConfigProperty
@@ -92,7 +107,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .noDefaultValue("<target base path>/" + PipelineSpec.DEFAULT_HISTORY_FOLDER)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Folder of the freshness history: one small JSON file per measurement. The reporter reads "
           + "the same folder by default, so both observers' entries form one history.");
 
@@ -101,7 +115,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(PipelineSpec.DEFAULT_HISTORY_MAX_ENTRIES)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.max.entries")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Most history entries kept; older ones are deleted when a new one is written.");
 
   public static final ConfigProperty<Long> KAFKA_POLL_TIMEOUT_MS = ConfigProperty
@@ -109,7 +122,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(PipelineSpec.DEFAULT_KAFKA_POLL_TIMEOUT.toMillis())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint. When no "
           + "record arrives in time, the source's lag is left out (state UNREADABLE), never guessed.");
 
@@ -118,7 +130,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(PipelineSpec.DEFAULT_KAFKA_METADATA_TIMEOUT.toMillis())
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Bound of each Kafka metadata request (partitions, beginning and end offsets), so that an "
           + "unreachable broker delays a commit by seconds, not minutes.");
 
@@ -127,7 +138,6 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.")
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.props.prefix")
       .markAdvanced()
-      .sinceVersion("0.14.0")
       .withDocumentation("Properties starting with this prefix, prefix removed, override the Kafka consumer "
           + "properties that the freshness consumer takes from the Streamer (e.g. "
           + "hoodie.streamer.freshness.kafka.consumer.sasl.jaas.config for a read-only principal, or .group.id). "

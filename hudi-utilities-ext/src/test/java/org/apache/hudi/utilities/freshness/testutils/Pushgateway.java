@@ -29,9 +29,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.hudi.common.util.Option;
 
 /**
  * A real Prometheus pushgateway (Debian package prometheus-pushgateway) on a free 127.0.0.1 port, started by the test
@@ -120,8 +120,9 @@ public final class Pushgateway implements AutoCloseable {
     }
   }
 
-  private static Optional<String> binary() {
-    return Arrays.stream(BINARIES).filter(path -> Files.isExecutable(Paths.get(path))).findFirst();
+  private static Option<String> binary() {
+    return Option.fromJavaOptional(Arrays.stream(BINARIES).filter(path -> Files.isExecutable(Paths.get(path)))
+        .findFirst());
   }
 
   @Override

@@ -16,34 +16,17 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness.hudi014;
+package org.apache.hudi.utilities.freshness;
 
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.utilities.freshness.FreshnessHistory;
-import org.apache.hudi.utilities.freshness.KafkaQueueProbe;
-import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
-import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
-import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
-import org.apache.hudi.utilities.schema.FilebasedSchemaProvider;
-import org.apache.hudi.utilities.sources.JsonKafkaSource;
-import org.apache.hudi.utilities.streamer.HoodieStreamer;
-import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
-import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -59,14 +42,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.order;
-import static org.apache.hudi.utilities.testutils.HudiTables.user;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
+import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
+import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
+import org.apache.hudi.utilities.hudi014.SourceTimeline;
+import org.apache.hudi.utilities.schema.FilebasedSchemaProvider;
+import org.apache.hudi.utilities.sources.JsonKafkaSource;
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Freshness as operators see it: the callback fired by real Streamer commits (multi-table Hudi and Kafka sources),
@@ -147,13 +141,16 @@ class TestFreshnessEndToEnd {
     Instant visible = completionTime(orders, waiting);
     String otherWriter = path("other_writer");
     HudiTables.upsert(otherWriter, "other_writer", "COPY_ON_WRITE", "order_id", ORDERS, order("x", "u", 1.0, 1L));
+    // The pipeline with the properties of its Streamer job; another in the earlier form of the file.
     Path config = yaml("reporter.yaml",
-        "  - name: orders_users",
+        "  - name: joined",
         "    basePath: " + target,
-        "    slaInMinutes: 60",
-        "    sources:",
-        "      - {name: orders, type: hudi, path: '" + orders + "'}",
-        "      - {name: users, type: hudi, path: '" + users + "'}",
+        "    properties:",
+        "      hoodie.streamer.freshness.pipeline.name: orders_users",
+        "      hoodie.streamer.freshness.sla.minutes: 60",
+        "      hoodie.streamer.source.multi.hudi.tables: orders,users",
+        "      hoodie.streamer.source.hudi.orders.path: '" + orders + "'",
+        "      hoodie.streamer.source.hudi.users.path: '" + users + "'",
         "  - name: other_writer",
         "    basePath: " + otherWriter,
         "    sources:",
@@ -206,7 +203,7 @@ class TestFreshnessEndToEnd {
   }
 
   @Test
-  void aKafkaPipelineIsMeasuredByCallbackAndReporterWithoutLeakingCredentials() throws Exception {
+  void kafkaPipelineIsMeasuredByCallbackAndReporterWithoutLeakingCredentials() throws Exception {
     kafka.createTopic("clicks", 2);
     long consumedAt = System.currentTimeMillis() - Duration.ofHours(2).toMillis();
     kafka.send("clicks", 0, consumedAt, click("c1", consumedAt));
@@ -261,14 +258,12 @@ class TestFreshnessEndToEnd {
       Path config = yaml("kafka.yaml",
           "  - name: clicks",
           "    basePath: " + target,
-          "    sources:",
-          "      - name: clicks",
-          "        type: kafka",
-          "        properties:",
-          "          bootstrap.servers: " + kafka.bootstrapServers(),
-          "          security.protocol: PLAINTEXT",
-          "          sasl.jaas.config: 'x required password=\"" + SECRETS.get(0) + "\";'",
-          "          ssl.truststore.password: " + SECRETS.get(1));
+          "    properties:",
+          "      hoodie.streamer.source.kafka.topic: clicks",
+          "      bootstrap.servers: " + kafka.bootstrapServers(),
+          "      security.protocol: PLAINTEXT",
+          "      sasl.jaas.config: 'x required password=\"" + SECRETS.get(0) + "\";'",
+          "      ssl.truststore.password: " + SECRETS.get(1));
       Clock twentyMinutesLater = Clock.fixed(Instant.ofEpochMilli(oldest).plus(Duration.ofMinutes(20)), ZoneOffset.UTC);
 
       assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()},
@@ -290,7 +285,7 @@ class TestFreshnessEndToEnd {
   }
 
   @Test
-  void aFailingCallbackIsCountedAndNeverFailsTheRound() throws Exception {
+  void failingCallbackIsCountedAndNeverFailsTheRound() throws Exception {
     String orders = path("orders");
     String users = path("users");
     String target = path("joined");
@@ -304,7 +299,8 @@ class TestFreshnessEndToEnd {
     try (CapturedLogs logs = new CapturedLogs()) {
       job.syncInProcess();
       assertTrue(logs.text().contains("Cannot record the source freshness of commit"), "the failure is logged");
-      assertTrue(logs.text().contains("Cannot use freshness mode 'SOMETIMES'"), "with its cause");
+      assertTrue(logs.text().contains("hoodie.streamer.freshness.mode=SOMETIMES is not one of [STREAMING, BATCH]"),
+          "with its cause");
     }
 
     assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(target));
@@ -375,11 +371,9 @@ class TestFreshnessEndToEnd {
   }
 
   /** When an instant became readable, as the timeline says: what the lag must be counted from. */
-  private static Instant completionTime(String basePath, String instant) throws Exception {
-    HoodieInstant completed = HoodieTableMetaClient.builder().setConf(hadoopConf()).setBasePath(basePath)
-        .setLoadActiveTimelineOnLoad(true).build().getCommitsTimeline().filterCompletedInstants()
-        .filter(candidate -> candidate.getTimestamp().equals(instant)).firstInstant().get();
-    return HoodieActiveTimeline.parseDateFromInstantTime(completed.getStateTransitionTime()).toInstant();
+  private static Instant completionTime(String basePath, String instant) {
+    return SourceTimeline.completionTimeOf(SourceTimeline.load(basePath, hadoopConf()).get().completedCommits()
+        .filter(candidate -> candidate.getTimestamp().equals(instant)).firstInstant().get()).get();
   }
 
   private static String click(String id, long ts) {

@@ -16,26 +16,22 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness.hudi014;
-
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.utilities.freshness.PipelineSpec;
-import org.apache.hudi.utilities.freshness.SourceSpec;
-
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+package org.apache.hudi.utilities.freshness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hudi.common.config.TypedProperties;
+import org.junit.jupiter.api.Test;
+
 /**
- * The pipeline the commit callback derives from the Streamer's properties.
+ * The pipeline derived from a Streamer job's properties, by the commit callback and the reporter alike.
  */
 class TestStreamerPipelineSpec {
 
@@ -48,25 +44,49 @@ class TestStreamerPipelineSpec {
   }
 
   @Test
-  void multiTableSourcesComeFromTheMultiSourceConfigsWithTheLegacyTableFirst() {
+  void multiTableSourcesComeFromTheMultiSourceConfigsInTheirOrderAndTheNamedLegacyTableOwnsABareCheckpoint() {
     PipelineSpec spec = StreamerPipelineSpec.from(props(
         "hoodie.streamer.source.multi.hudi.tables", "orders,db.users",
         "hoodie.deltastreamer.source.hudi.orders.path", "/data/orders",
         "hoodie.streamer.source.hudi.db_users.path", "/data/users",
         "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table", "db.users"), "/data/joined/", "joined");
     assertEquals("joined", spec.name());
-    assertEquals(List.of(SourceSpec.hudi("db.users", "/data/users"), SourceSpec.hudi("orders", "/data/orders")),
+    assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders"), SourceSpec.hudi("db.users", "/data/users")),
         spec.sources());
+    assertEquals(Map.of("db.users", "20261129110000003"), FreshnessMeter.positions(spec, "20261129110000003"));
+    assertEquals(Map.of("orders", "1", "db.users", "2"), FreshnessMeter.positions(spec, "db.users=2,orders=1"));
     assertEquals(Duration.ofMinutes(60), spec.policy().sla());
     assertEquals(Duration.ofDays(7), spec.policy().lagCap());
     assertEquals("/data/joined/.hoodie/.aux/freshness", spec.historyPath().get());
   }
 
   @Test
-  void aHoodieIncrSourceTableIsTheOnlySourceNamedAfterItsFolder() {
+  void withoutALegacyTableTheFirstListedOwnsABareCheckpointAsInTheSource() {
+    PipelineSpec spec = StreamerPipelineSpec.from(props(
+        "hoodie.streamer.source.multi.hudi.tables", "users,orders",
+        "hoodie.streamer.source.hudi.orders.path", "/data/orders",
+        "hoodie.streamer.source.hudi.users.path", "/data/users"), "/data/joined", "joined");
+    assertEquals(Map.of("users", "20261129110000003"), FreshnessMeter.positions(spec, "20261129110000003"));
+  }
+
+  @Test
+  void checkpointsAreReadWithTheJobsLeniency() {
+    String[] tables = {"hoodie.streamer.source.multi.hudi.tables", "orders,users",
+        "hoodie.streamer.source.hudi.orders.path", "/data/orders", "hoodie.streamer.source.hudi.users.path", "/data/users"};
+    PipelineSpec strict = StreamerPipelineSpec.from(props(tables), "/data/joined", "joined");
+    assertThrows(IllegalArgumentException.class, () -> FreshnessMeter.positions(strict, "orders=x,users=2"));
+    TypedProperties lenientProps = props(tables);
+    lenientProps.setProperty("hoodie.streamer.source.multi.hudi.checkpoint.lenient", "true");
+    PipelineSpec lenient = StreamerPipelineSpec.from(lenientProps, "/data/joined", "joined");
+    assertEquals(Map.of("users", "2"), FreshnessMeter.positions(lenient, "orders=x,users=2"));
+  }
+
+  @Test
+  void hoodieIncrSourceTableIsTheOnlySourceNamedAfterItsFolder() {
     PipelineSpec spec = StreamerPipelineSpec.from(props("hoodie.deltastreamer.source.hoodieincr.path",
         "/data/orders"), "/data/copy", "copy");
     assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders")), spec.sources());
+    assertEquals(Map.of("orders", "20261129110000003"), FreshnessMeter.positions(spec, "20261129110000003"));
   }
 
   @Test
@@ -82,6 +102,8 @@ class TestStreamerPipelineSpec {
     assertEquals(List.of(SourceSpec.kafka("clicks", new TreeMap<>(Map.of("bootstrap.servers", "b:9092",
         "sasl.jaas.config", "read-only-principal")))), spec.sources());
     assertEquals(Duration.ofMillis(250), spec.kafkaPollTimeout());
+    assertFalse(spec.checkpoints().isPresent());
+    assertEquals(Map.of("clicks", "clicks,0:1"), FreshnessMeter.positions(spec, "clicks,0:1"));
   }
 
   @Test
@@ -89,6 +111,8 @@ class TestStreamerPipelineSpec {
     String[] source = {"hoodie.streamer.source.hoodieincr.path", "/data/orders"};
     assertEquals(Duration.ofMinutes(1440), StreamerPipelineSpec.from(props(source[0], source[1],
         "hoodie.streamer.freshness.mode", "batch"), "/t", "t").policy().sla());
+    assertEquals(Duration.ofMinutes(60), StreamerPipelineSpec.from(props(source[0], source[1]), "/t", "t")
+        .policy().sla());
     PipelineSpec tuned = StreamerPipelineSpec.from(props(source[0], source[1],
         "hoodie.deltastreamer.freshness.sla.minutes", "15",
         "hoodie.streamer.freshness.lag.cap.minutes", "120",
@@ -104,13 +128,18 @@ class TestStreamerPipelineSpec {
   void invalidSettingsNameTheKeyToFix() {
     IllegalArgumentException mode = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
         props("hoodie.streamer.source.hoodieincr.path", "/o", "hoodie.streamer.freshness.mode", "hourly"), "/t", "t"));
-    assertEquals("Cannot use freshness mode 'HOURLY': set hoodie.streamer.freshness.mode to one of [STREAMING, BATCH]",
-        mode.getMessage());
+    assertEquals("Cannot measure the freshness of pipeline 't': hoodie.streamer.freshness.mode=hourly is not one of "
+        + "[STREAMING, BATCH]", mode.getMessage());
     IllegalArgumentException sla = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
         props("hoodie.streamer.source.hoodieincr.path", "/o", "hoodie.streamer.freshness.sla.minutes", "0"), "/t",
         "t"));
-    assertTrue(sla.getMessage().startsWith("Cannot use '0' minutes from hoodie.streamer.freshness.sla.minutes"),
-        sla.getMessage());
+    assertEquals("Cannot measure the freshness of pipeline 't': hoodie.streamer.freshness.sla.minutes=0 is not a whole "
+        + "number of at least 1", sla.getMessage());
+    IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
+        props("hoodie.streamer.source.hoodieincr.path", "/o", "hoodie.streamer.freshness.sla.minutes", "10",
+            "hoodie.deltastreamer.freshness.sla.minutes", "20"), "/t", "t"));
+    assertTrue(both.getMessage().startsWith("Cannot decide between hoodie.streamer.freshness.sla.minutes=10 and "
+        + "hoodie.deltastreamer.freshness.sla.minutes=20"), both.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
         () -> StreamerPipelineSpec.from(props(), "/t", "t"));
     assertTrue(none.getMessage().startsWith("Cannot measure the freshness of pipeline 't': its properties name no "

@@ -16,30 +16,31 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness.hudi014;
-
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.metrics.HoodieGauge;
-import org.apache.hudi.metrics.Metrics;
-import org.apache.hudi.utilities.freshness.FreshnessSink;
-import org.apache.hudi.utilities.freshness.MetricNames;
-import org.apache.hudi.utilities.freshness.PipelineFreshness;
-
-// The Hudi 0.14 bundles relocate Dropwizard metrics: Hudi's registry is of the relocated type.
-import org.apache.hudi.com.codahale.metrics.Gauge;
-import org.apache.hudi.com.codahale.metrics.MetricRegistry;
+package org.apache.hudi.utilities.hudi014;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+// The Hudi 0.14 bundles relocate Dropwizard metrics: Hudi's registry is of the relocated type.
+import org.apache.hudi.com.codahale.metrics.Gauge;
+import org.apache.hudi.com.codahale.metrics.MetricRegistry;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.metrics.HoodieGauge;
+import org.apache.hudi.metrics.Metrics;
+import org.apache.hudi.utilities.freshness.MetricNames;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
 
 /**
  * Publishes freshness through Hudi 0.14's metrics system ({@code hoodie.metrics.*}), into the registry of the target's
  * {@link Metrics} instance, so that every configured Hudi reporter carries it. Gauges hold doubles (seconds with
  * millisecond precision, ratios); a value that is not known is removed from the registry, not set to 0.
  */
-public final class HudiMetricsSink implements FreshnessSink {
+public final class FreshnessMetrics {
+
+  /** Publishes nothing: for pipelines without metrics ({@code hoodie.metrics.on} false). */
+  public static final FreshnessMetrics NONE = new FreshnessMetrics(null, false);
 
   /** Failures per metric name, process-wide: the write client (and so the callback) may be re-created. */
   private static final ConcurrentMap<String, AtomicLong> FAILURES = new ConcurrentHashMap<>();
@@ -47,27 +48,43 @@ public final class HudiMetricsSink implements FreshnessSink {
   private final Metrics metrics;
   private final boolean reportNow;
 
-  private HudiMetricsSink(Metrics metrics, boolean reportNow) {
+  private FreshnessMetrics(Metrics metrics, boolean reportNow) {
     this.metrics = metrics;
     this.reportNow = reportNow;
   }
 
   /**
-   * @param config    a config with {@code hoodie.metrics.*} settings and the target's base path, which keys the
-   *                  {@link Metrics} instance (the writer's own, inside a Streamer)
-   * @param reportNow true to push to the reporters after each publish (the standalone reporter); false to leave it to
-   *                  the reporters' schedule and shutdown (the commit callback, which must not flush the writer's
-   *                  metrics)
-   * @return {@link FreshnessSink#NONE} when {@code hoodie.metrics.on} is false
+   * The metrics of a writer, for the commit callback: published on the reporters' schedule and at shutdown, never
+   * flushed here, which would flush the writer's own metrics.
+   *
+   * @param config the writer's config, with its {@code hoodie.metrics.*} settings and the target's base path, which
+   *               keys the {@link Metrics} instance
+   * @return {@link #NONE} when {@code hoodie.metrics.on} is false
    */
-  public static FreshnessSink of(HoodieWriteConfig config, boolean reportNow) {
-    return config.isMetricsOn()
-        ? new HudiMetricsSink(Metrics.getInstance(config), reportNow)
-        : NONE;
+  public static FreshnessMetrics ofWriter(HoodieWriteConfig config) {
+    return of(config, false);
   }
 
-  @Override
+  /**
+   * The metrics of a pipeline watched by the reporter: pushed to the reporters after each publish.
+   *
+   * @param metricsProperties the {@code hoodie.metrics.*} settings shared by all pipelines
+   * @return {@link #NONE} when {@code hoodie.metrics.on} is not true
+   */
+  public static FreshnessMetrics ofReporter(PipelineSpec pipeline, Map<String, String> metricsProperties) {
+    return of(HoodieWriteConfig.newBuilder().withPath(pipeline.basePath()).forTable(pipeline.name())
+        .withProps(metricsProperties).build(), true);
+  }
+
+  private static FreshnessMetrics of(HoodieWriteConfig config, boolean reportNow) {
+    return config.isMetricsOn() ? new FreshnessMetrics(Metrics.getInstance(config), reportNow) : NONE;
+  }
+
+  /** Replaces the pipeline's previous values with these; a value that is absent is removed, never zeroed. */
   public synchronized void publish(PipelineFreshness freshness) {
+    if (metrics == null) {
+      return;
+    }
     MetricNames names = new MetricNames(freshness.pipeline());
     Map<String, Double> values = names.values(freshness);
     MetricRegistry registry = metrics.getRegistry();
@@ -79,8 +96,11 @@ public final class HudiMetricsSink implements FreshnessSink {
     report();
   }
 
-  @Override
+  /** Counts a measurement of the pipeline that failed as a whole. */
   public synchronized void countFailure(String pipeline) {
+    if (metrics == null) {
+      return;
+    }
     String failuresName = new MetricNames(pipeline).pipeline(MetricNames.FAILURES_TOTAL);
     set(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
     report();

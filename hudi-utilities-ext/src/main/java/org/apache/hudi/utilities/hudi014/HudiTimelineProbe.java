@@ -16,32 +16,27 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness.hudi014;
+package org.apache.hudi.utilities.hudi014;
 
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.utilities.freshness.QueueHead;
-import org.apache.hudi.utilities.freshness.QueueProbe;
-
-import org.apache.hadoop.conf.Configuration;
-
-import java.text.ParseException;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.freshness.QueueHead;
+import org.apache.hudi.utilities.freshness.QueueProbe;
 
 /**
- * What waits in a Hudi source table after an instant position, on Hudi 0.14: the completed instants after it on
- * the timeline that {@code HoodieIncrSource} reads (commits, delta commits, compactions).
+ * What waits in a Hudi source table after an instant position, on Hudi 0.14: the completed instants after it on the
+ * timeline that {@code HoodieIncrSource} reads ({@link SourceTimeline#completedCommits()}: commits, delta commits,
+ * compactions).
  *
  * <p>Since when: the <em>completion time</em> of the instants, not their instant time. On 0.14 the instant time is
  * when the writer started; the data is invisible to incremental readers until the instant completes, which may be
  * much later (a long write, a retried commit). Instant time would add the writer's own duration to the queue time,
  * and instants may complete out of order, so the oldest visible data is the earliest completion among all pending
- * instants. 0.14 keeps the completion time as the completed instant file's modification time
- * ({@link HoodieInstant#getStateTransitionTime()}); an instant without one (archived form, or a file system that
+ * instants ({@link SourceTimeline#completionTimeOf}); an instant without one (archived form, or a file system that
  * keeps no times) leaves the lag out rather than guess.
  */
 final class HudiTimelineProbe implements QueueProbe {
@@ -54,24 +49,26 @@ final class HudiTimelineProbe implements QueueProbe {
     this.basePath = basePath;
   }
 
+  /**
+   * @throws IllegalStateException if the path holds no Hudi table
+   */
   @Override
-  public QueueHead headAfter(String position) throws ParseException {
-    HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(basePath)
-        .setLoadActiveTimelineOnLoad(true).build();
-    HoodieTimeline completed = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
-    List<HoodieInstant> pending = completed.findInstantsAfter(position, Integer.MAX_VALUE).getInstantsAsStream()
-        .collect(Collectors.toList());
+  public QueueHead headAfter(String position) {
+    SourceTimeline timeline = SourceTimeline.load(basePath, hadoopConf).orElseThrow(() -> new IllegalStateException(
+        "Cannot read the timeline of Hudi source " + basePath + ": there is no Hudi table there (check the source's "
+            + "path)"));
+    List<HoodieInstant> pending = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
+        .getInstantsAsStream().collect(Collectors.toList());
     if (pending.isEmpty()) {
       return QueueHead.caughtUp();
     }
     Instant oldest = null;
     for (HoodieInstant instant : pending) {
-      String completionTime = instant.getStateTransitionTime();
-      if (completionTime == null || completionTime.isEmpty()) {
+      Option<Instant> visibleAt = SourceTimeline.completionTimeOf(instant);
+      if (!visibleAt.isPresent()) {
         return QueueHead.withoutTimestamp(pending.size());
       }
-      Instant visibleAt = HoodieActiveTimeline.parseDateFromInstantTime(completionTime).toInstant();
-      oldest = oldest == null || visibleAt.isBefore(oldest) ? visibleAt : oldest;
+      oldest = oldest == null || visibleAt.get().isBefore(oldest) ? visibleAt.get() : oldest;
     }
     return QueueHead.waitingSince(oldest, pending.size());
   }
