@@ -51,7 +51,7 @@ import java.util.stream.Collectors;
  * <p>A {@code --checkpoint} override uses the same form, may name only some tables (the others keep their stored
  * positions) and may name a {@link TableReset} instead of an instant: {@code users=LATEST}.
  *
- * <p>Parsing is strict by default: an entry that is not {@code <table>=<instant>}, a repeated table, or an instant that
+ * <p>Parsing is strict by default: an entry that is not {@code table=instant}, a repeated table, or an instant that
  * is not a Hudi instant time fails with a message naming the entry and the {@code --checkpoint} value that repairs
  * it. Lenient parsing skips such entries and reports them in {@link RequestedCheckpoint#malformedEntries()}.
  */

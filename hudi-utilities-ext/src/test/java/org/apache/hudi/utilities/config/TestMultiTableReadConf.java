@@ -130,7 +130,7 @@ class TestMultiTableReadConf {
   }
 
   @Test
-  void aSettingGivenTwoValuesUnderItsTwoNamesIsAConflict() {
+  void settingGivenTwoValuesUnderItsTwoNamesIsAConflict() {
     TypedProperties props = twoTables();
     props.setProperty("hoodie.streamer.source.multi.hudi.read.parallelism", "2");
     props.setProperty("hoodie.deltastreamer.source.multi.hudi.read.parallelism", "8");

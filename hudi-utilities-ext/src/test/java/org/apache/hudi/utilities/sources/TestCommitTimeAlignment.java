@@ -109,7 +109,7 @@ class TestCommitTimeAlignment {
   }
 
   @Test
-  void aTableBlockedByAHollowCommitHoldsTheOthersUntilItsNewestReadableCommitIsIdle() throws Exception {
+  void tableBlockedByAHollowCommitHoldsTheOthersUntilItsNewestReadableCommitIsIdle() throws Exception {
     String o1 = orders(order("o1", "u1", 1.0, 1L));
     String o2 = orders(order("o2", "u1", 2.0, 2L));
     // Another writer of orders started right after o1 and has not finished: orders cannot read past o1.
@@ -139,7 +139,7 @@ class TestCommitTimeAlignment {
   }
 
   @Test
-  void aTableHeldOnItsFirstBatchLaterReadsTheCommitsItWaitedFor() throws Exception {
+  void tableHeldOnItsFirstBatchLaterReadsTheCommitsItWaitedFor() throws Exception {
     String u1 = users(user("u1", "alice", 1L));
     String o1 = orders(order("o1", "u1", 1.0, 1L));
     Instant usersIdleAt = timeOf(u1).plus(IDLE_TIMEOUT);

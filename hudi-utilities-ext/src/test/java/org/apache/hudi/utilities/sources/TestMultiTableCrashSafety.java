@@ -23,6 +23,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.faults.CrashPoint;
 import org.apache.hudi.utilities.faults.HaltAfterReadTransformer;
 import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesFileSystem;
@@ -53,7 +54,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -123,7 +123,7 @@ class TestMultiTableCrashSafety {
     streamerTmp = Files.createDirectories(dir.resolve("streamer-tmp"));
     SourceModel sources = new SourceModel(random);
     StreamerJob job = unionAndJoinJob();
-    List<Optional<CrashPoint>> schedule = schedule(random);
+    List<Option<CrashPoint>> schedule = schedule(random);
     Tally tally = new Tally(seed);
     long started = System.nanoTime();
     try {
@@ -131,7 +131,7 @@ class TestMultiTableCrashSafety {
         sources.changeRandomly(run == 1);
         runAndCheck(job, run, schedule.get(run - 1), sources, tally);
       }
-      runAndCheck(job, schedule.size() + 1, Optional.empty(), sources, tally);
+      runAndCheck(job, schedule.size() + 1, Option.empty(), sources, tally);
       assertTargetIsUnionAndJoinOfSourceSnapshots(sources, tally);
     } finally {
       tally.seconds = (System.nanoTime() - started) / 1_000_000_000L;
@@ -178,22 +178,22 @@ class TestMultiTableCrashSafety {
    * rest completing, in a random order that never has more than {@link #MAX_KILLS_IN_A_ROW} kills in a row and ends
    * with a kill that leaves its batch uncommitted, so that the final clean run has a failed batch to recover.
    */
-  private static List<Optional<CrashPoint>> schedule(Random random) {
-    List<Optional<CrashPoint>> runs = new ArrayList<>();
+  private static List<Option<CrashPoint>> schedule(Random random) {
+    List<Option<CrashPoint>> runs = new ArrayList<>();
     for (CrashPoint point : CrashPoint.values()) {
       for (int i = 0; i < KILLS_PER_POINT; i++) {
-        runs.add(Optional.of(point));
+        runs.add(Option.of(point));
       }
     }
     for (int i = 0; i < KILLS_AT_RANDOM_POINTS; i++) {
-      runs.add(Optional.of(CrashPoint.values()[random.nextInt(CrashPoint.values().length)]));
+      runs.add(Option.of(CrashPoint.values()[random.nextInt(CrashPoint.values().length)]));
     }
     for (int i = 0; i < COMPLETED_RUNS; i++) {
-      runs.add(Optional.empty());
+      runs.add(Option.empty());
     }
     for (int attempt = 0; attempt < 100_000; attempt++) {
       Collections.shuffle(runs, random);
-      Optional<CrashPoint> last = runs.get(runs.size() - 1);
+      Option<CrashPoint> last = runs.get(runs.size() - 1);
       boolean lastLeavesBatchUncommitted = last.isPresent() && last.get() != CrashPoint.IN_COMMIT_CALLBACK;
       if (lastLeavesBatchUncommitted && longestRunOfKills(runs) <= MAX_KILLS_IN_A_ROW) {
         LOG.info("Schedule: {}", runs.stream().map(run -> run.map(Enum::name).orElse("COMPLETES"))
@@ -204,10 +204,10 @@ class TestMultiTableCrashSafety {
     throw new IllegalStateException("No schedule satisfies the constraints");
   }
 
-  private static int longestRunOfKills(List<Optional<CrashPoint>> runs) {
+  private static int longestRunOfKills(List<Option<CrashPoint>> runs) {
     int longest = 0;
     int current = 0;
-    for (Optional<CrashPoint> run : runs) {
+    for (Option<CrashPoint> run : runs) {
       current = run.isPresent() ? current + 1 : 0;
       longest = Math.max(longest, current);
     }
@@ -217,7 +217,7 @@ class TestMultiTableCrashSafety {
   // ---------------------------------------------------------------------------------------------------------------
   // One run
 
-  private void runAndCheck(StreamerJob job, int run, Optional<CrashPoint> kill, SourceModel sources, Tally tally)
+  private void runAndCheck(StreamerJob job, int run, Option<CrashPoint> kill, SourceModel sources, Tally tally)
       throws Exception {
     TargetState before = TargetState.read(targetPath);
     long started = System.nanoTime();
@@ -225,10 +225,12 @@ class TestMultiTableCrashSafety {
     List<String> jvmOptions = new ArrayList<>(List.of(
         "-Dspark.hadoop.fs.file.impl=" + HaltBeforeCommitCompletesFileSystem.class.getName(),
         "-Djava.io.tmpdir=" + streamerTmp));
-    kill.filter(CrashPoint::firedFromInside).ifPresent(point -> jvmOptions.add(point.jvmOption()));
+    if (kill.isPresent() && kill.get().firedFromInside()) {
+      jvmOptions.add(kill.get().jvmOption());
+    }
     Process process = SparkSubmitLauncher.start(job, log, jvmOptions.toArray(new String[0]));
-    Optional<String> seenDataFile = Optional.empty();
-    if (kill.equals(Optional.of(CrashPoint.WHILE_WRITING_FILES))) {
+    Option<String> seenDataFile = Option.empty();
+    if (kill.equals(Option.of(CrashPoint.WHILE_WRITING_FILES))) {
       seenDataFile = awaitNewDataFile(process, before);
       assertTrue(seenDataFile.isPresent(), "run " + run + ": the Streamer exited before writing any data file; "
           + "last output:\n" + SparkSubmitLauncher.tail(log, 60));
@@ -252,26 +254,26 @@ class TestMultiTableCrashSafety {
   }
 
   /** Polls the target's base path until a data file that was not there before appears, or the Streamer exits. */
-  private Optional<String> awaitNewDataFile(Process process, TargetState before) throws InterruptedException {
+  private Option<String> awaitNewDataFile(Process process, TargetState before) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LAUNCH_TIMEOUT_SECONDS);
     while (System.nanoTime() < deadline) {
-      Optional<String> created = TargetState.dataFiles(targetPath).stream()
-          .filter(file -> !before.dataFiles.contains(file)).findFirst();
+      Option<String> created = Option.fromJavaOptional(TargetState.dataFiles(targetPath).stream()
+          .filter(file -> !before.dataFiles.contains(file)).findFirst());
       if (created.isPresent() || !process.isAlive()) {
         return created;
       }
       process.waitFor(20, TimeUnit.MILLISECONDS);
     }
-    return Optional.empty();
+    return Option.empty();
   }
 
   /** What each kill point must leave on the target's timeline; returns a description of what it left. */
-  private String checkTimeline(int run, Optional<CrashPoint> kill, TargetState before, TargetState after,
-                               Optional<String> seenDataFile, SourceModel sources, Tally tally) {
+  private String checkTimeline(int run, Option<CrashPoint> kill, TargetState before, TargetState after,
+                               Option<String> seenDataFile, SourceModel sources, Tally tally) {
     String context = "run " + run + " (" + describe(kill) + "): ";
     Set<String> newPending = difference(after.pending, before.pending);
     Set<String> newCompleted = difference(after.completed, before.completed);
-    if (kill.equals(Optional.of(CrashPoint.AFTER_READ))) {
+    if (kill.equals(Option.of(CrashPoint.AFTER_READ))) {
       // Killed before the Streamer started a commit: nothing on the target may have changed, not even a rollback.
       assertEquals(before.timelineFiles, after.timelineFiles, context + "the target's timeline changed");
       assertEquals(before.checkpoint, after.checkpoint, context + "the checkpoint moved");
@@ -301,7 +303,7 @@ class TestMultiTableCrashSafety {
     // Completed, or killed in the post-commit callback: the commit is complete, with the latest source positions.
     assertTrue(after.pending.isEmpty(), context + "instants left pending: " + after);
     assertEquals(1, newCompleted.size(), context + "expected exactly one new completed commit: " + after);
-    assertEquals(Optional.of(sources.latestCheckpoint()), after.checkpoint,
+    assertEquals(Option.of(sources.latestCheckpoint()), after.checkpoint,
         context + "the committed checkpoint is not the latest source instants");
     return "completed instant " + newCompleted.iterator().next();
   }
@@ -372,7 +374,7 @@ class TestMultiTableCrashSafety {
     return positions;
   }
 
-  private static String describe(Optional<CrashPoint> kill) {
+  private static String describe(Option<CrashPoint> kill) {
     return kill.map(point -> "killed " + point).orElse("completes");
   }
 
@@ -579,7 +581,7 @@ class TestMultiTableCrashSafety {
     final Set<String> rolledBack = new TreeSet<>();
     final Set<String> timelineFiles = new TreeSet<>();
     final Set<String> dataFiles = new TreeSet<>();
-    Optional<String> checkpoint = Optional.empty();
+    Option<String> checkpoint = Option.empty();
 
     static TargetState read(String basePath) {
       TargetState state = new TargetState();
@@ -609,7 +611,7 @@ class TestMultiTableCrashSafety {
       state.timelineFiles.addAll(list(base.resolve(".hoodie"), name -> Character.isDigit(name.charAt(0))));
       state.dataFiles.addAll(dataFiles(basePath));
       if (!state.completed.isEmpty()) {
-        state.checkpoint = Optional.of(HudiTables.lastCheckpoint(basePath));
+        state.checkpoint = Option.of(HudiTables.lastCheckpoint(basePath));
       }
       return state;
     }
@@ -665,7 +667,7 @@ class TestMultiTableCrashSafety {
       }
     }
 
-    void launched(Optional<CrashPoint> kill) {
+    void launched(Option<CrashPoint> kill) {
       launches++;
       if (kill.isPresent()) {
         kills.merge(kill.get(), 1, Integer::sum);

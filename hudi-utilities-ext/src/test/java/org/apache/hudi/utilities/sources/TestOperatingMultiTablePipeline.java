@@ -51,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Operating a multi-table pipeline over time: checkpoint overrides, tables added and removed, reordered tables,
  * lenient parsing, hollow commits and archived positions. The target is a log of every source row version read
- * ({@code <table>:<key>:<ts>}), so what each run read, skipped or re-read is visible exactly.
+ * ({@code table:key:ts}), so what each run read, skipped or re-read is visible exactly.
  */
 class TestOperatingMultiTablePipeline {
 

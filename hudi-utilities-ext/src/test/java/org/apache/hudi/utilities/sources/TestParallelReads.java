@@ -104,7 +104,7 @@ class TestParallelReads {
   }
 
   @Test
-  void aTableThatCannotBeReadFailsTheBatchAsItDoesSequentially() throws Exception {
+  void tableThatCannotBeReadFailsTheBatchAsItDoesSequentially() throws Exception {
     String notATable = Files.createDirectories(dir.resolve("not_a_table")).toUri().toString();
 
     String sequential = assertThrows(HoodieReadFromSourceException.class,

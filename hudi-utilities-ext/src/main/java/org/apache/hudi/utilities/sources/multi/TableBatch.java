@@ -23,7 +23,6 @@ import org.apache.hudi.common.util.Option;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
-
 /**
  * What one batch read from one source table: its rows and, if the read moved the table forward, the new position.
  */

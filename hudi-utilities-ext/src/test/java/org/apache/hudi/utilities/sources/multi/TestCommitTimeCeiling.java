@@ -94,7 +94,7 @@ class TestCommitTimeCeiling {
   }
 
   @Test
-  void aTableAheadOfTheCeilingReadsNothingAndKeepsItsPlace() {
+  void tableAheadOfTheCeilingReadsNothingAndKeepsItsPlace() {
     TableWindow orders = news("orders", at(30), at(20), at(10));
     TableWindow users = news("users", at(60), at(40));
 
@@ -106,7 +106,7 @@ class TestCommitTimeCeiling {
   }
 
   @Test
-  void aTableCappedByNumInstantsPacesTheOthers() {
+  void tableCappedByNumInstantsPacesTheOthers() {
     // orders has a backlog back to 50 minutes ago, but num_instants=1 lets it read one commit per batch: its window
     // ends at its oldest new commit, and a table with new commits is never idle, however old those commits are.
     TableWindow orders = news("orders", at(60), at(50));
@@ -119,7 +119,7 @@ class TestCommitTimeCeiling {
   }
 
   @Test
-  void aQuietTableHoldsTheOthersAtItsNewestCommitUntilTheIdleTimeoutHasPassed() {
+  void quietTableHoldsTheOthersAtItsNewestCommitUntilTheIdleTimeoutHasPassed() {
     TableWindow users = quiet("users", at(30));
     TableWindow orders = news("orders", at(40), at(35), at(20), at(10));
     Instant usersCommitted = NOON.minus(Duration.ofMinutes(30));
@@ -150,7 +150,7 @@ class TestCommitTimeCeiling {
   }
 
   @Test
-  void aTableWithoutAnyReadableCommitHoldsNothing() {
+  void tableWithoutAnyReadableCommitHoldsNothing() {
     TableWindow empty = TableWindow.unreadable("items", Option.empty());
 
     CommitTimeCeiling aligned = CommitTimeCeiling.of(List.of(news("orders", at(40), at(20)), empty), TEN_MINUTES,

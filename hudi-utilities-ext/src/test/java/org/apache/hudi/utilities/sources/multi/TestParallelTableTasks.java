@@ -132,7 +132,7 @@ class TestParallelTableTasks {
   }
 
   @Test
-  void aFailedCallReturnsOnlyAfterEveryOtherTableHasStopped() {
+  void failedCallReturnsOnlyAfterEveryOtherTableHasStopped() {
     CountDownLatch usersStarted = new CountDownLatch(1);
     CountDownLatch ordersFailed = new CountDownLatch(1);
     AtomicBoolean usersFinished = new AtomicBoolean();
