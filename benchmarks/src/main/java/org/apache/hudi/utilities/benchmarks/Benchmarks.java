@@ -20,7 +20,7 @@ package org.apache.hudi.utilities.benchmarks;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
+import org.apache.hudi.common.util.Option;
 
 /**
  * Entry point of {@code benchmarks/run.sh <name> [args]}. A new benchmark is a new {@link Benchmark} class added to
@@ -35,8 +35,7 @@ public final class Benchmarks {
   }
 
   public static void main(String[] args) throws Exception {
-    Optional<Benchmark> chosen = args.length == 0 ? Optional.empty()
-        : ALL.stream().filter(benchmark -> benchmark.name().equals(args[0])).findFirst();
+    Option<Benchmark> chosen = args.length == 0 ? Option.empty() : named(args[0]);
     if (!chosen.isPresent()) {
       System.err.println("Cannot run benchmark " + (args.length == 0 ? "(none named)" : "'" + args[0] + "'")
           + ": name one of");
@@ -46,5 +45,14 @@ public final class Benchmarks {
     chosen.get().run(Arrays.asList(args).subList(1, args.length), System.out);
     // Spark and Hudi leave non-daemon threads behind.
     System.exit(0);
+  }
+
+  private static Option<Benchmark> named(String name) {
+    for (Benchmark benchmark : ALL) {
+      if (benchmark.name().equals(name)) {
+        return Option.of(benchmark);
+      }
+    }
+    return Option.empty();
   }
 }

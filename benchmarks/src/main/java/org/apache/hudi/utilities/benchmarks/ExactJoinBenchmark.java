@@ -18,20 +18,6 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
-import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.sources.InputBatch;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
-
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
-import org.apache.spark.sql.SparkSession;
-
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,6 +27,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * Issue 6: one batch of the exact delta-join recipe ({@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers}) against
@@ -82,45 +79,11 @@ final class ExactJoinBenchmark implements Benchmark {
         "full / recipe batch");
     String plan = null;
     for (int orders : sizes) {
-      Path dir = Files.createTempDirectory("exact-join-" + orders);
-      String ordersPath = dir.resolve("orders").toUri().toString();
-      String usersPath = dir.resolve("users").toUri().toString();
-      int users = orders / 10;
-      write(spark.sql(ordersSql(0, orders, users, 1)), ordersPath, "orders", "order_id", "bulk_insert");
-      write(spark.sql(usersSql(0, users, "name", 1)), usersPath, "users", "user_id", "bulk_insert");
-      String checkpoint = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
-      // The delta: 500 updated and 500 new orders, 100 renamed users.
-      write(spark.sql(ordersSql(orders - 500, orders + 500, users, 2)), ordersPath, "orders", "order_id", "upsert");
-      write(spark.sql(usersSql(0, 100, "renamed", 2)), usersPath, "users", "user_id", "upsert");
-
-      TypedProperties props = props(dir, ordersPath, usersPath);
-      Callable<Dataset<Row>> recipe = () -> {
-        InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
-            .fetchNext(Option.of(checkpoint), Long.MAX_VALUE);
-        return new MultiDatasetSqlFileTransformer().apply(jsc, spark, batch.getBatch().get(), props);
-      };
-      Callable<Dataset<Row>> fullJoin = () -> spark.read().format("hudi").load(ordersPath).alias("o")
-          .join(spark.read().format("hudi").load(usersPath).alias("u"), "user_id")
-          .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts");
-      String snapshotInstants = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
-      Callable<Dataset<Row>> snapshotScans = () -> asOf(spark, ordersPath, snapshotInstants, "orders")
-          .select("order_id", "user_id", "amount", "ts")
-          .union(asOf(spark, usersPath, snapshotInstants, "users").selectExpr("user_id", "user_id", "0.0", "ts"));
-
-      long deltaRows = recipe.call().count();
-      double recipeMs = medianMillis(() -> noop(recipe));
-      double fullMs = medianMillis(() -> noop(fullJoin));
-      double scansMs = medianMillis(() -> noop(snapshotScans));
-      String targetPath = dir.resolve("joined").toUri().toString();
-      write(fullJoin.call(), targetPath, "joined", "order_id", "bulk_insert");
-      double recipeBatchMs = medianMillis(() -> write(recipe.call(), targetPath, "joined", "order_id", "upsert"));
-      double fullBatchMs = medianMillis(() -> write(fullJoin.call(), targetPath, "joined", "order_id",
-          "insert_overwrite_table"));
-      table.row(orders, users, deltaRows, recipeMs, fullMs, ratio(fullMs, recipeMs), scansMs,
-          String.format("%.0f%%", 100 * scansMs / recipeMs), recipeBatchMs, fullBatchMs,
-          ratio(fullBatchMs, recipeBatchMs));
-      if (plan == null) {
-        plan = scanLines(recipe.call());
+      try (WorkDirectory dir = WorkDirectory.create("exact-join-" + orders)) {
+        String measured = measure(spark, jsc, dir, orders, table);
+        if (plan == null) {
+          plan = measured;
+        }
       }
     }
     out.println("Exact delta-join recipe vs recomputing the join (median of " + RUNS + " runs after one warm-up; "
@@ -128,6 +91,56 @@ final class ExactJoinBenchmark implements Benchmark {
     out.println(table);
     out.println("Scans in the recipe's physical plan (column pruning: ReadSchema; filter pushdown: PushedFilters):");
     out.println(plan);
+  }
+
+  /**
+   * Writes orders and users tables of {@code orders} rows in {@code dir}, then one delta, and measures one size.
+   *
+   * @return the scans of the recipe's physical plan
+   */
+  private static String measure(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int orders,
+                                ResultTable table) throws Exception {
+    String ordersPath = dir.tablePath("orders");
+    String usersPath = dir.tablePath("users");
+    int users = orders / 10;
+    HudiTableWriter ordersTable = table("orders", "order_id");
+    HudiTableWriter usersTable = table("users", "user_id");
+    ordersTable.write(spark.sql(ordersSql(0, orders, users, 1)), WriteOperationType.BULK_INSERT, ordersPath);
+    usersTable.write(spark.sql(usersSql(0, users, "name", 1)), WriteOperationType.BULK_INSERT, usersPath);
+    String checkpoint = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
+    // The delta: 500 updated and 500 new orders, 100 renamed users.
+    ordersTable.write(spark.sql(ordersSql(orders - 500, orders + 500, users, 2)), WriteOperationType.UPSERT,
+        ordersPath);
+    usersTable.write(spark.sql(usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT, usersPath);
+
+    TypedProperties props = props(dir, ordersPath, usersPath);
+    Callable<Dataset<Row>> recipe = () -> {
+      InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
+          .fetchNext(Option.of(checkpoint), Long.MAX_VALUE);
+      return new MultiDatasetSqlFileTransformer().apply(jsc, spark, batch.getBatch().get(), props);
+    };
+    Callable<Dataset<Row>> fullJoin = () -> spark.read().format("hudi").load(ordersPath).alias("o")
+        .join(spark.read().format("hudi").load(usersPath).alias("u"), "user_id")
+        .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts");
+    String snapshotInstants = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
+    Callable<Dataset<Row>> snapshotScans = () -> asOf(spark, ordersPath, snapshotInstants, "orders")
+        .select("order_id", "user_id", "amount", "ts")
+        .union(asOf(spark, usersPath, snapshotInstants, "users").selectExpr("user_id", "user_id", "0.0", "ts"));
+
+    long deltaRows = recipe.call().count();
+    double recipeMs = medianMillis(() -> noop(recipe));
+    double fullMs = medianMillis(() -> noop(fullJoin));
+    double scansMs = medianMillis(() -> noop(snapshotScans));
+    String targetPath = dir.tablePath("joined");
+    HudiTableWriter joined = table("joined", "order_id");
+    joined.write(fullJoin.call(), WriteOperationType.BULK_INSERT, targetPath);
+    double recipeBatchMs = medianMillis(() -> write(joined, recipe.call(), WriteOperationType.UPSERT, targetPath));
+    double fullBatchMs = medianMillis(() -> write(joined, fullJoin.call(), WriteOperationType.INSERT_OVERWRITE_TABLE,
+        targetPath));
+    table.row(orders, users, deltaRows, recipeMs, fullMs, ratio(fullMs, recipeMs), scansMs,
+        String.format("%.0f%%", 100 * scansMs / recipeMs), recipeBatchMs, fullBatchMs,
+        ratio(fullBatchMs, recipeBatchMs));
+    return scanLines(recipe.call());
   }
 
   /** The median time of {@link #RUNS} runs after one warm-up. */
@@ -173,28 +186,21 @@ final class ExactJoinBenchmark implements Benchmark {
         + "FROM range(%d, %d)", name, ts, from, to);
   }
 
-  private static Void write(Dataset<Row> rows, String path, String table, String key, String operation) {
-    rows.write().format("hudi")
-        .option("hoodie.table.name", table)
-        .option("hoodie.datasource.write.operation", operation)
-        .option("hoodie.datasource.write.recordkey.field", key)
-        .option("hoodie.datasource.write.precombine.field", "ts")
-        .option("hoodie.datasource.write.partitionpath.field", "")
-        .option("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName())
-        .option("hoodie.bulkinsert.shuffle.parallelism", "2")
-        .option("hoodie.upsert.shuffle.parallelism", "2")
-        .option("hoodie.metadata.enable", "false")
-        .mode(SaveMode.Append)
-        .save(path);
+  /** The tables of this benchmark, sources and target: no metadata table, Hudi's defaults otherwise. */
+  private static HudiTableWriter table(String name, String recordKey) {
+    return HudiTableWriter.nonPartitioned(name, recordKey).withoutMetadataTable();
+  }
+
+  private static Void write(HudiTableWriter table, Dataset<Row> rows, WriteOperationType operation, String path) {
+    table.write(rows, operation, path);
     return null;
   }
 
   private static String lastInstant(JavaSparkContext jsc, String path) {
-    return HoodieTableMetaClient.builder().setConf(jsc.hadoopConfiguration()).setBasePath(path).build()
-        .getCommitsTimeline().filterCompletedInstants().lastInstant().get().getTimestamp();
+    return CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), path);
   }
 
-  private static TypedProperties props(Path dir, String ordersPath, String usersPath) throws Exception {
+  private static TypedProperties props(WorkDirectory dir, String ordersPath, String usersPath) throws Exception {
     Path sql = dir.resolve("recipe.sql");
     Files.write(sql, RECIPE.getBytes(StandardCharsets.UTF_8));
     TypedProperties props = new TypedProperties();

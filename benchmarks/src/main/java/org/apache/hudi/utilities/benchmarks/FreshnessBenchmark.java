@@ -18,38 +18,7 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
-import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
-import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
-import org.apache.hudi.utilities.freshness.FreshnessHistory;
-import org.apache.hudi.utilities.freshness.FreshnessState;
-import org.apache.hudi.utilities.freshness.PipelineFreshness;
-import org.apache.hudi.utilities.freshness.PipelineSpec;
-import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
-import org.apache.hudi.utilities.hudi014.FreshnessReporter;
-import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.streamer.HoodieStreamer;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SaveMode;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
-
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,6 +31,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.freshness.FreshnessHistory;
+import org.apache.hudi.utilities.freshness.FreshnessState;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.hudi014.FreshnessReporter;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Cost of source freshness: the commit callback per Streamer commit with 1 and 8 Hudi sources, as a ratio to the
@@ -94,13 +91,18 @@ final class FreshnessBenchmark implements Benchmark {
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
     int rounds = args.isEmpty() ? 5 : Integer.parseInt(args.get(0));
-    Path work = Files.createTempDirectory("freshness-benchmark");
     SparkSession spark = LocalSpark.start("freshness-benchmark");
+    try (WorkDirectory work = WorkDirectory.create("freshness-benchmark")) {
+      measure(rounds, spark, work, out);
+    }
+  }
+
+  private static void measure(int rounds, SparkSession spark, WorkDirectory work, PrintStream out) throws Exception {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Configuration conf = jsc.hadoopConfiguration();
     List<String> sources = new ArrayList<>();
     for (int i = 0; i < SOURCE_TABLES; i++) {
-      sources.add(work.resolve("src_" + i).toUri().toString());
+      sources.add(work.tablePath("src_" + i));
       upsert(spark, sources.get(i), "src_" + i, 0);
     }
 
@@ -125,10 +127,10 @@ final class FreshnessBenchmark implements Benchmark {
   }
 
   /** @return median commit (Streamer round) time and median callback time, in ms */
-  private static double[] callbackCost(SparkSession spark, JavaSparkContext jsc, Path work, List<String> sources,
-                                       int rounds) throws Exception {
+  private static double[] callbackCost(SparkSession spark, JavaSparkContext jsc, WorkDirectory work,
+                                       List<String> sources, int rounds) throws Exception {
     String name = "target_" + sources.size();
-    String target = work.resolve(name).toUri().toString();
+    String target = work.tablePath(name);
     Map<String, String> props = streamerProperties(work, name, sources);
     String[] args = streamerArguments(work, name, target, props);
     Properties writerProps = new Properties();
@@ -145,7 +147,7 @@ final class FreshnessBenchmark implements Benchmark {
       long started = System.nanoTime();
       new HoodieStreamer(HoodieStreamer.getConfig(args), jsc).sync();
       long committed = System.nanoTime();
-      String commit = lastCompletedInstant(jsc.hadoopConfiguration(), target);
+      String commit = CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), target);
       new FreshnessCommitCallback(writerConfig).call(
           new HoodieWriteCommitCallbackMessage(commit, name, target, Collections.emptyList()));
       long recorded = System.nanoTime();
@@ -168,11 +170,11 @@ final class FreshnessBenchmark implements Benchmark {
     }
   }
 
-  private static double reporterCost(Configuration conf, Path work, List<String> sources) throws Exception {
+  private static double reporterCost(Configuration conf, WorkDirectory work, List<String> sources) throws Exception {
     List<PipelineSpec> pipelines = new ArrayList<>();
     for (int i = 0; i < PIPELINES; i++) {
       String name = "pipeline_" + i;
-      String target = work.resolve("pipelines").resolve(name).toUri().toString();
+      String target = work.tablePath("pipelines/" + name);
       int first = i % SOURCE_TABLES;
       int second = (i + 3) % SOURCE_TABLES;
       // Positions at each source's first commit: every later commit is waiting.
@@ -203,7 +205,7 @@ final class FreshnessBenchmark implements Benchmark {
     return ResultTable.medianMillis(runs);
   }
 
-  private static Map<String, String> streamerProperties(Path work, String name, List<String> sources)
+  private static Map<String, String> streamerProperties(WorkDirectory work, String name, List<String> sources)
       throws Exception {
     Map<String, String> props = new LinkedHashMap<>();
     List<String> tables = new ArrayList<>();
@@ -217,11 +219,11 @@ final class FreshnessBenchmark implements Benchmark {
     Files.writeString(sql, tables.stream().map(table -> "SELECT id, v, ts FROM <SRC:" + table + ">")
         .collect(Collectors.joining(" UNION ALL ")));
     props.put("hoodie.streamer.transformer.sql.file", sql.toUri().toString());
-    props.putAll(writeOptions());
+    props.putAll(HudiTableWriter.nonPartitioned(name, "id").options(WriteOperationType.UPSERT));
     return props;
   }
 
-  private static String[] streamerArguments(Path work, String name, String target, Map<String, String> props)
+  private static String[] streamerArguments(WorkDirectory work, String name, String target, Map<String, String> props)
       throws Exception {
     Path file = work.resolve(name + ".properties");
     Files.writeString(file, props.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue())
@@ -232,26 +234,14 @@ final class FreshnessBenchmark implements Benchmark {
         "--transformer-class", MultiDatasetSqlFileTransformer.class.getName()};
   }
 
-  private static Map<String, String> writeOptions() {
-    Map<String, String> options = new LinkedHashMap<>();
-    options.put("hoodie.datasource.write.recordkey.field", "id");
-    options.put("hoodie.datasource.write.precombine.field", "ts");
-    options.put("hoodie.datasource.write.partitionpath.field", "");
-    options.put("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName());
-    options.put("hoodie.upsert.shuffle.parallelism", "2");
-    options.put("hoodie.insert.shuffle.parallelism", "2");
-    return options;
-  }
-
   /** One commit of {@link #ROWS_PER_COMMIT} rows to a source table, keys unique to the table. */
   private static void upsert(SparkSession spark, String path, String table, long round) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < ROWS_PER_COMMIT; i++) {
       rows.add(RowFactory.create(table + "-" + i, round * ROWS_PER_COMMIT + i, round));
     }
-    spark.createDataFrame(rows, SCHEMA).write().format("hudi").options(writeOptions())
-        .option("hoodie.table.name", table).option("hoodie.datasource.write.operation", "upsert")
-        .mode(SaveMode.Append).save(path);
+    HudiTableWriter.nonPartitioned(table, "id").write(spark.createDataFrame(rows, SCHEMA), WriteOperationType.UPSERT,
+        path);
   }
 
   /** A target whose only commit holds the given Streamer checkpoint: what the reporter reads, without Spark. */
@@ -271,15 +261,6 @@ final class FreshnessBenchmark implements Benchmark {
   }
 
   private static String firstInstant(Configuration conf, String path) {
-    return completedCommits(conf, path).firstInstant().get().getTimestamp();
-  }
-
-  private static String lastCompletedInstant(Configuration conf, String path) {
-    return completedCommits(conf, path).lastInstant().get().getTimestamp();
-  }
-
-  private static HoodieTimeline completedCommits(Configuration conf, String path) {
-    return HoodieTableMetaClient.builder().setConf(conf).setBasePath(path).setLoadActiveTimelineOnLoad(true).build()
-        .getCommitsTimeline().filterCompletedInstants();
+    return CommitTimeline.firstCompletedInstant(conf, path);
   }
 }

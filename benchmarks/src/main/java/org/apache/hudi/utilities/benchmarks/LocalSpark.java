@@ -22,7 +22,10 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The local Spark session of a benchmark, configured as Hudi requires.
+ * The local Spark session of a benchmark, configured as Hudi requires: the settings of the plugin's test helper
+ * {@code SharedSpark}. Not shared through a test-jar of the plugin: {@code run.sh} builds with
+ * {@code -Dmaven.test.skip=true}, which packages no test-jar (the benchmarks' dependency would not resolve, or resolve to
+ * a stale installed one), and compiling the plugin's tests instead makes the benchmark build several times longer.
  */
 final class LocalSpark {
 

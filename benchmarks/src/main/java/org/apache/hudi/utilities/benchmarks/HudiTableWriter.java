@@ -1,0 +1,115 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.benchmarks;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+
+/**
+ * Writes the source tables of every benchmark: COPY_ON_WRITE, non-partitioned, ordered by a {@code ts} column, each
+ * write's shuffle on 2 partitions (the cores of the machine measured). Immutable: each {@code with...} returns a new
+ * writer, so that a benchmark states once the options its tables need.
+ */
+final class HudiTableWriter {
+
+  private static final String SHUFFLE_PARALLELISM = "2";
+
+  private final Map<String, String> options;
+
+  private HudiTableWriter(Map<String, String> options) {
+    this.options = Collections.unmodifiableMap(options);
+  }
+
+  /**
+   * A writer of table {@code table}, records keyed by the column {@code recordKey}, with Hudi's defaults for every
+   * option not named here (metadata table on, small-file handling on, 120 MiB parquet files).
+   */
+  static HudiTableWriter nonPartitioned(String table, String recordKey) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("hoodie.table.name", table);
+    options.put("hoodie.datasource.write.recordkey.field", recordKey);
+    options.put("hoodie.datasource.write.precombine.field", "ts");
+    options.put("hoodie.datasource.write.partitionpath.field", "");
+    options.put("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName());
+    return new HudiTableWriter(options);
+  }
+
+  /**
+   * Small-file handling off (limit 0) and parquet files of at most {@code maxFileMib}: each commit's rows land in new
+   * files, as an append-only table's do. A commit that rewrote older files would make an incremental read of it scan
+   * their old rows too.
+   */
+  HudiTableWriter withoutSmallFiles(int maxFileMib) {
+    return with("hoodie.parquet.small.file.limit", "0")
+        .with("hoodie.parquet.max.file.size", String.valueOf(maxFileMib * 1024L * 1024L));
+  }
+
+  /** No metadata table: a write, and a read that plans from the file system, do not pay for it. */
+  HudiTableWriter withoutMetadataTable() {
+    return with("hoodie.metadata.enable", "false");
+  }
+
+  private HudiTableWriter with(String key, String value) {
+    Map<String, String> more = new LinkedHashMap<>(options);
+    more.put(key, value);
+    return new HudiTableWriter(more);
+  }
+
+  /**
+   * The write options of one {@code operation}, as a writer or a Streamer takes them (the operation itself is not
+   * among them: a Streamer takes it as {@code --op}).
+   */
+  Map<String, String> options(WriteOperationType operation) {
+    Map<String, String> all = new LinkedHashMap<>(options);
+    String parallelism = shuffleParallelismKey(operation);
+    if (parallelism != null) {
+      all.put(parallelism, SHUFFLE_PARALLELISM);
+    }
+    return all;
+  }
+
+  /** Appends {@code rows} to the table at {@code path} (created on the first write) in one commit. */
+  void write(Dataset<Row> rows, WriteOperationType operation, String path) {
+    rows.write().format("hudi")
+        .options(options(operation))
+        .option("hoodie.datasource.write.operation", operation.value())
+        .mode(SaveMode.Append)
+        .save(path);
+  }
+
+  /** Hudi's key for the shuffle parallelism of the operation, or null where it has none of its own. */
+  private static String shuffleParallelismKey(WriteOperationType operation) {
+    switch (operation) {
+      case BULK_INSERT:
+        return "hoodie.bulkinsert.shuffle.parallelism";
+      case INSERT:
+        return "hoodie.insert.shuffle.parallelism";
+      case UPSERT:
+        return "hoodie.upsert.shuffle.parallelism";
+      default:
+        return null;
+    }
+  }
+}
