@@ -72,10 +72,11 @@ compose() { "${COMPOSE[@]}" -p "${PROJECT}" -f "${HERE}/docker-compose.yml" "$@"
 on_master() { compose exec -T spark-master "$@"; }
 
 # A shell command in a fresh mc container; the alias "demo" is MinIO, its credentials come from the environment.
+# Compose's own messages (creating and removing the container) go to mc.log.
 # shellcheck disable=SC2016 # expanded by the container's shell, not here
 mc_sh() {
   compose run --rm --no-deps -T --entrypoint /bin/sh createbuckets -c \
-    'export MC_HOST_demo="http://${MINIO_ROOT_USER}:${MINIO_ROOT_PASSWORD}@minio:9000"; '"$1"
+    'export MC_HOST_demo="http://${MINIO_ROOT_USER}:${MINIO_ROOT_PASSWORD}@minio:9000"; '"$1" 2>> "${LOGS}/mc.log"
 }
 
 # What spark-sql and spark-submit share: the cluster, the Hudi bundle and the plugin, S3A on MinIO.
@@ -160,7 +161,7 @@ position_of() { tr ',' '\n' <<< "$1" | sed -n "s/^$2=//p"; }
 # Prints the checkpoint of the target's newest commit and checks it against the sources; sets CHECKPOINT.
 show_checkpoint() {
   local commit
-  commit="$(completed_instants joined | grep '\.commit$' | tail -n 1)"
+  commit="$(completed_instants joined | grep '\.commit$' | tail -n 1 || true)"
   [[ -n "${commit}" ]] || die "the target ${WAREHOUSE}/joined has no completed commit"
   CHECKPOINT="$(mc_sh "mc cat demo/${BUCKET}/warehouse/joined/.hoodie/${commit}" \
     | sed -n 's/.*"deltastreamer\.checkpoint\.key"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' | head -n 1)"
@@ -234,7 +235,7 @@ fi
 export MINIO_ROOT_USER MINIO_ROOT_PASSWORD
 
 mkdir -p "${LOGS}"
-rm -f "${LOGS}"/*.log
+rm -f -- "${LOGS}"/*
 
 # ------------------------------------------------------------------------------------------------------------ build
 
