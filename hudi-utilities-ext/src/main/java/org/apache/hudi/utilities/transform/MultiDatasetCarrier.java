@@ -108,8 +108,11 @@ public final class MultiDatasetCarrier {
     }
     List<Dataset<Row>> datasets = new ArrayList<>();
     StructType schema = carrier.schema();
-    for (int slot = 0; Arrays.asList(schema.fieldNames()).contains(slotColumn(slot)); slot++) {
-      Dataset<Row> rowsOfSlot = carrier.filter(col(INDEX_COLUMN).equalTo(lit(slot)));
+    List<String> columns = Arrays.asList(schema.fieldNames());
+    boolean oneSlot = !columns.contains(slotColumn(1));
+    for (int slot = 0; columns.contains(slotColumn(slot)); slot++) {
+      // A carrier of one dataset holds only that dataset's rows: no filter to plan.
+      Dataset<Row> rowsOfSlot = oneSlot ? carrier : carrier.filter(col(INDEX_COLUMN).equalTo(lit(slot)));
       StructType slotType = (StructType) schema.apply(slotColumn(slot)).dataType();
       datasets.add(slotType.isEmpty() ? rowsOfSlot.select() : rowsOfSlot.select(col(slotColumn(slot) + ".*")));
     }

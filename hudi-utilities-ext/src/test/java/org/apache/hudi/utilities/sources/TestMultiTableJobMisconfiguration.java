@@ -162,7 +162,7 @@ class TestMultiTableJobMisconfiguration {
   @Test
   void invalidPerTableOptionFails() {
     job.property("hoodie.streamer.source.hudi.orders.num_instants", "0");
-    assertFailsBeforeCommit("hoodie.streamer.source.hudi.orders.num_instants=0 is not a positive whole number");
+    assertFailsBeforeCommit("hoodie.streamer.source.hudi.orders.num_instants=0 is not a whole number of at least 1");
   }
 
   @Test
