@@ -31,8 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -44,9 +42,9 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.testutils.S3ProxyServer;
+import org.apache.hudi.utilities.testutils.S3Requests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,14 +90,14 @@ class TestFreshnessHistoryOnS3 {
     FreshnessHistory history = FreshnessHistory.open(folder, 3, conf);
 
     for (int i = 0; i < 5; i++) {
-      Map<String, Long> before = requests(fs);
+      S3Requests before = S3Requests.of(bucket, conf);
       history.append(measurementAt(T0.plus(Duration.ofMinutes(i)), i, Observer.CALLBACK));
-      Map<String, Long> used = difference(before, requests(fs));
+      S3Requests used = S3Requests.of(bucket, conf).since(before);
       System.out.printf("S3 requests of history entry %d (max 3 kept): %s%n", i + 1, used);
-      assertEquals(1L, used.getOrDefault("object_put_request", 0L), "one PUT per entry: " + used);
-      assertEquals(0L, used.getOrDefault("object_multipart_initiated", 0L), "no multipart upload: " + used);
-      assertEquals(0L, used.getOrDefault("object_copy_requests", 0L), "no copy (rename) of entries: " + used);
-      assertEquals(i < 3 ? 0L : 1L, used.getOrDefault("files_deleted", 0L), "the oldest entry beyond 3: " + used);
+      assertEquals(1, used.count("PUT"), "one PUT per entry: " + used);
+      assertEquals(0, used.counter("object_multipart_initiated"), "no multipart upload: " + used);
+      assertEquals(0, used.count("COPY"), "no copy (rename) of entries: " + used);
+      assertEquals(i < 3 ? 0 : 1, used.counter("files_deleted"), "the oldest entry beyond 3: " + used);
     }
 
     List<FileStatus> objects = objects(fs, folder);
@@ -207,25 +205,6 @@ class TestFreshnessHistoryOnS3 {
     try (InputStream in = fs.open(object.getPath())) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-  }
-
-  /** S3A's request and operation counters of one client. */
-  private static Map<String, Long> requests(FileSystem fs) {
-    Map<String, Long> counters = new TreeMap<>();
-    StorageStatistics statistics = fs.getStorageStatistics();
-    statistics.getLongStatistics().forEachRemaining(counter -> counters.put(counter.getName(), counter.getValue()));
-    return counters;
-  }
-
-  private static Map<String, Long> difference(Map<String, Long> before, Map<String, Long> after) {
-    Map<String, Long> used = new TreeMap<>();
-    after.forEach((name, value) -> {
-      long delta = value - before.getOrDefault(name, 0L);
-      if (delta != 0 && (name.startsWith("object_") || name.startsWith("files_") || name.startsWith("op_"))) {
-        used.put(name, delta);
-      }
-    });
-    return used;
   }
 
   private static Configuration client() {

@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -106,6 +107,8 @@ public final class S3ProxyServer implements AutoCloseable {
     Path logback = dataDir.resolve("logback.xml");
     Files.write(logback, ("<configuration><appender name=\"out\" class=\"ch.qos.logback.core.ConsoleAppender\">"
         + "<encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder></appender>"
+        // Every request S3Proxy serves is logged (DEBUG of its handler): the server's own count, see requestsTo.
+        + "<logger name=\"org.gaul.s3proxy.S3ProxyHandler\" level=\"DEBUG\"/>"
         + "<root level=\"INFO\"><appender-ref ref=\"out\"/></root></configuration>\n").getBytes(StandardCharsets.UTF_8));
     Path logDir = Files.createDirectories(Paths.get(System.getProperty("test.server.logs.dir", "target/test-server-logs")));
     Path log = logDir.resolve("s3proxy-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss",
@@ -186,6 +189,46 @@ public final class S3ProxyServer implements AutoCloseable {
       FileSystem.get(URI.create("s3a://" + bucket + "/"), conf).close();
     }
     s3aSettings().keySet().forEach(conf::unset);
+  }
+
+  /**
+   * The requests S3Proxy has received for a bucket so far, by kind as {@link S3Requests} names them (LIST, HEAD, GET,
+   * PUT, DELETE; a copy is a PUT here), as its log shows them: what the server saw, whichever client sent them.
+   * Path-style requests only (as S3A sends them here).
+   */
+  public Map<String, Long> requestsTo(String bucket) throws IOException {
+    Map<String, Long> byKind = new TreeMap<>();
+    String marker = " - request: Request(";
+    String bucketPath = "/" + bucket;
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      int at = line.indexOf(marker);
+      if (at < 0) {
+        continue;
+      }
+      String[] request = line.substring(at + marker.length()).split(" ", 3);
+      if (request.length < 2) {
+        continue;
+      }
+      URI url = URI.create(request[1].replaceFirst("\\)@[0-9a-f]+$", ""));
+      String path = url.getRawPath();
+      boolean onBucket = path.equals(bucketPath) || path.equals(bucketPath + "/");
+      if (!onBucket && !path.startsWith(bucketPath + "/")) {
+        continue;
+      }
+      String kind;
+      switch (request[0]) {
+        case "GET":
+          kind = onBucket ? "LIST" : "GET";
+          break;
+        case "POST":
+          kind = url.getRawQuery() != null && url.getRawQuery().startsWith("delete") ? "DELETE" : "POST";
+          break;
+        default:
+          kind = request[0];
+      }
+      byKind.merge(kind, 1L, Long::sum);
+    }
+    return byKind;
   }
 
   private boolean answers() {
