@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,12 @@ import org.apache.hadoop.fs.Path;
  * <p>One file per entry rather than one appended file: object stores cannot append, and the commit callback and the
  * reporter may write at the same moment without losing each other's entries. File names start with the measurement
  * time, then the write time, in epoch milliseconds, so name order is time order.
+ *
+ * <p>On an object store (S3A) each entry is one object, written by a single PUT when the stream closes: readers see it
+ * whole or not at all. Writing one costs 5 requests (the PUT; S3A's HEAD and LIST to check that the name is free; its
+ * bulk delete of parent directory markers; the LIST to prune), plus a HEAD, a LIST and a DELETE per pruned entry
+ * ({@code TestFreshnessHistoryOnS3}). Writers that prune at the same time may delete the same old entry twice, which
+ * is harmless, and never delete beyond the newest {@code maxEntries} of their own listing.
  *
  * <p>Entries hold names, positions, states and numbers only, never connection properties.
  */
@@ -92,24 +99,34 @@ public final class FreshnessHistory {
     return LAST_WRITE_STAMP.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis()));
   }
 
-  /** The newest entries, oldest first; empty if there is no history. */
+  /**
+   * The newest entries, oldest first; empty if there is no history. An entry that another writer prunes between the
+   * listing and its read is left out (it was among the oldest).
+   */
   public List<JsonNode> newest(int limit) throws IOException {
     List<Path> entries = entryFiles();
     List<JsonNode> result = new ArrayList<>();
     for (Path entry : entries.subList(Math.max(0, entries.size() - limit), entries.size())) {
       try (InputStream in = fs.open(entry)) {
         result.add(JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+      } catch (FileNotFoundException e) {
+        // Pruned by a concurrent writer (the callback and the reporter both write): nothing to show for it.
       }
     }
     return result;
   }
 
+  /**
+   * The entries in name (time) order. One listing and no existence probe first: on an object store a probe is two more
+   * requests (HEAD and LIST), and a missing folder fails the listing anyway.
+   */
   private List<Path> entryFiles() throws IOException {
-    if (!fs.exists(folder)) {
+    FileStatus[] statuses;
+    try {
+      statuses = fs.listStatus(folder, path -> path.getName().endsWith(SUFFIX) && !path.getName().startsWith("."));
+    } catch (FileNotFoundException e) {
       return new ArrayList<>();
     }
-    FileStatus[] statuses = fs.listStatus(folder,
-        path -> path.getName().endsWith(SUFFIX) && !path.getName().startsWith("."));
     return Arrays.stream(statuses).map(FileStatus::getPath)
         .sorted(Comparator.comparing(Path::getName)).collect(Collectors.toList());
   }

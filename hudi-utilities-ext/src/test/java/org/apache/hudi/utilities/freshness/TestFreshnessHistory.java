@@ -23,12 +23,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +85,36 @@ class TestFreshnessHistory {
     }
     assertEquals(List.of(60.0, 120.0, 180.0, 240.0, 300.0), history.newest(10).stream()
         .map(entry -> entry.get("sources").get(0).get("lagSeconds").asDouble()).collect(Collectors.toList()));
+  }
+
+  @Test
+  void anEntryPrunedByAnotherWriterBetweenListingAndReadIsLeftOut() throws Exception {
+    Configuration conf = new Configuration();
+    FreshnessHistory writer = FreshnessHistory.open(dir.toUri().toString(), 10, conf);
+    for (int i = 0; i < 3; i++) {
+      writer.append(measurementAt(T0.plus(Duration.ofMinutes(i)), i, Observer.CALLBACK));
+    }
+    conf.set("fs.file.impl", PrunedWhileReading.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+
+    List<JsonNode> entries = FreshnessHistory.open(dir.toUri().toString(), 10, conf).newest(10);
+
+    assertEquals(List.of(T0.plus(Duration.ofMinutes(1)).toString(), T0.plus(Duration.ofMinutes(2)).toString()),
+        entries.stream().map(entry -> entry.get("measuredAt").asText()).collect(Collectors.toList()));
+  }
+
+  /** The local file system, where another writer prunes the oldest entry just after the reader listed it. */
+  public static final class PrunedWhileReading extends LocalFileSystem {
+    private boolean pruned;
+
+    @Override
+    public FSDataInputStream open(org.apache.hadoop.fs.Path path, int bufferSize) throws IOException {
+      if (!pruned) {
+        pruned = true;
+        delete(path, false);
+      }
+      return super.open(path, bufferSize);
+    }
   }
 
   @Test

@@ -37,10 +37,19 @@ public final class OrdersAndUsers {
   private final Path dir;
 
   public OrdersAndUsers(Path dir, String targetName) {
+    this(dir, dir.toUri().toString(), targetName);
+  }
+
+  /**
+   * The tables under another root, e.g. {@code s3a://bucket/lake}; the job's properties and SQL files stay in
+   * {@code dir}.
+   */
+  public OrdersAndUsers(Path dir, String tablesRoot, String targetName) {
+    String root = tablesRoot.endsWith("/") ? tablesRoot : tablesRoot + "/";
     this.dir = dir;
-    this.ordersPath = dir.resolve("orders").toUri().toString();
-    this.usersPath = dir.resolve("users").toUri().toString();
-    this.targetPath = dir.resolve(targetName).toUri().toString();
+    this.ordersPath = root + "orders";
+    this.usersPath = root + "users";
+    this.targetPath = root + targetName;
   }
 
   /** The standard job over both tables, without SQL yet. */

@@ -46,6 +46,8 @@ public final class StreamerJob {
   private final List<String> transformers = new ArrayList<>();
   private String sql;
   private String checkpoint;
+  private String sourceClass = HoodieIncrMultiSource.class.getName();
+  private String targetTable = "joined";
 
   public StreamerJob(Path dir, String targetPath) {
     this.dir = dir;
@@ -93,6 +95,18 @@ public final class StreamerJob {
     return this;
   }
 
+  /** The {@code --source-class}; by default {@link HoodieIncrMultiSource}. */
+  public StreamerJob sourceClass(String className) {
+    this.sourceClass = className;
+    return this;
+  }
+
+  /** The {@code --target-table}; by default {@code joined}. */
+  public StreamerJob targetTable(String name) {
+    this.targetTable = name;
+    return this;
+  }
+
   /** The {@code --checkpoint} override of the next runs. */
   public StreamerJob checkpoint(String value) {
     this.checkpoint = value;
@@ -113,11 +127,11 @@ public final class StreamerJob {
     List<String> args = new ArrayList<>(Arrays.asList(
         "--props", propsFile.toUri().toString(),
         "--target-base-path", targetPath,
-        "--target-table", "joined",
+        "--target-table", targetTable,
         "--table-type", "COPY_ON_WRITE",
         "--op", "UPSERT",
         "--source-ordering-field", "ts",
-        "--source-class", HoodieIncrMultiSource.class.getName()));
+        "--source-class", sourceClass));
     if (!transformers.isEmpty()) {
       args.add("--transformer-class");
       args.add(String.join(",", transformers));
