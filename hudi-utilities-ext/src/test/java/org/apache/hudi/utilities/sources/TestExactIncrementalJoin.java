@@ -20,18 +20,14 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
-import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
@@ -89,10 +85,10 @@ class TestExactIncrementalJoin {
     String users4 = tables.users(user("u3", "carol", 4L));
     String orders3 = tables.orders(order("o4", "u3", 40.0, 4L));
     syncAndAssertJoinAt(orders3, users3);
-    assertTrue(targetRows().stream().noneMatch(row -> row.startsWith("[o4,")), "o4 waits for carol");
+    assertTrue(tables.targetRows().stream().noneMatch(row -> row.startsWith("[o4,")), "o4 waits for carol");
 
     syncAndAssertJoinAt(orders3, users4);
-    assertTrue(targetRows().contains("[o4,u3,40.0,carol]"));
+    assertTrue(tables.targetRows().contains("[o4,u3,40.0,carol]"));
 
     int commits = HudiTables.completedCommits(tables.targetPath);
     job.syncInProcess();
@@ -137,7 +133,7 @@ class TestExactIncrementalJoin {
     String orders3 = tables.orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
     String users3 = tables.users(user("u3", "carol", 3L));
     syncAndAssertJoinAt(orders3, users3);
-    assertEquals(List.of("[o4,u3,40.0,carol]"), targetRows());
+    assertEquals(List.of("[o4,u3,40.0,carol]"), tables.targetRows());
     assertTrue(orders2.compareTo(orders3) < 0);
   }
 
@@ -150,7 +146,7 @@ class TestExactIncrementalJoin {
     // Rows whose amount changed since the previous checkpoint, using PREV: o1 changed, o2 is new.
     job.sql("SELECT n.order_id, n.user_id, n.amount, coalesce(concat('was ', cast(p.amount AS string)), 'new') AS "
         + "user_name, n.ts FROM <SRC:orders> n LEFT JOIN <PREV:orders> p ON n.order_id = p.order_id").syncInProcess();
-    assertEquals(List.of("[o1,u1,15.0,was 10.0]", "[o2,u1,20.0,new]"), targetRows());
+    assertEquals(List.of("[o1,u1,15.0,was 10.0]", "[o2,u1,20.0,new]"), tables.targetRows());
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + orders2));
   }
 
@@ -172,24 +168,6 @@ class TestExactIncrementalJoin {
 
   private void syncAndAssertJoinAt(String ordersInstant, String usersInstant) throws Exception {
     job.syncInProcess();
-    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(tables.targetPath));
-    asOf(tables.ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
-    asOf(tables.usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
-    List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
-        + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
-    assertEquals(expected, targetRows());
-  }
-
-  private List<String> targetRows() {
-    return sorted(SharedSpark.session().read().format("hudi").load(tables.targetPath)
-        .select("order_id", "user_id", "amount", "user_name"));
-  }
-
-  private static Dataset<Row> asOf(String path, String instant) {
-    return SharedSpark.session().read().format("hudi").option("as.of.instant", instant).load(path);
-  }
-
-  private static List<String> sorted(Dataset<Row> rows) {
-    return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
+    tables.assertTargetIsTheJoinAt(ordersInstant, usersInstant);
   }
 }

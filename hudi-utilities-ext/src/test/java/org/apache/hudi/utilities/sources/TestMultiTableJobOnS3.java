@@ -34,8 +34,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,7 +52,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
@@ -112,15 +109,15 @@ class TestMultiTableJobOnS3 {
       String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
       String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
       roundMillis.add(timedSync(job));
-      assertTargetIsTheJoinAt(tables, orders1, users1);
+      tables.assertTargetIsTheJoinAt(orders1, users1);
 
       // Round 2: a user is renamed (reaching the old orders) and an order arrives for a user written in the same
       // batch: both sides advance.
       String users2 = tables.users(user("u1", "alicia", 2L), user("u3", "carol", 2L));
       String orders2 = tables.orders(order("o3", "u3", 30.0, 2L), order("o2", "u2", 21.0, 2L));
       roundMillis.add(timedSync(job));
-      assertTargetIsTheJoinAt(tables, orders2, users2);
-      assertEquals(List.of("[o1,u1,10.0,alicia]", "[o2,u2,21.0,bob]", "[o3,u3,30.0,carol]"), targetRows(tables));
+      tables.assertTargetIsTheJoinAt(orders2, users2);
+      assertEquals(List.of("[o1,u1,10.0,alicia]", "[o2,u2,21.0,bob]", "[o3,u3,30.0,carol]"), tables.targetRows());
 
       // The callback's history, written on S3 under the target and read back from there.
       String historyFolder = tables.targetPath + "/.hoodie/.aux/freshness";
@@ -317,28 +314,6 @@ class TestMultiTableJobOnS3 {
     long start = System.nanoTime();
     job.syncInProcess();
     return (System.nanoTime() - start) / 1_000_000;
-  }
-
-  private static void assertTargetIsTheJoinAt(OrdersAndUsers tables, String ordersInstant, String usersInstant) {
-    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(tables.targetPath));
-    asOf(tables.ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
-    asOf(tables.usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
-    List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
-        + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
-    assertEquals(expected, targetRows(tables));
-  }
-
-  private static List<String> targetRows(OrdersAndUsers tables) {
-    return sorted(SharedSpark.session().read().format("hudi").load(tables.targetPath)
-        .select("order_id", "user_id", "amount", "user_name"));
-  }
-
-  private static Dataset<Row> asOf(String path, String instant) {
-    return SharedSpark.session().read().format("hudi").option("as.of.instant", instant).load(path);
-  }
-
-  private static List<String> sorted(Dataset<Row> rows) {
-    return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
   }
 
   /** The demo's SQL file, as users copy it: the module's tests run in hudi-utilities-ext. */

@@ -18,12 +18,16 @@
 
 package org.apache.hudi.utilities.testutils;
 
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The sources of most tests, under one folder: {@code orders} (COPY_ON_WRITE, key order_id) and {@code users}
@@ -65,5 +69,32 @@ public final class OrdersAndUsers {
   /** Upserts users; returns the instant of the commit. */
   public String users(Row... rows) {
     return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, rows);
+  }
+
+  /** The target's joined rows ({@code order_id, user_id, amount, user_name}), sorted. */
+  public List<String> targetRows() {
+    return sorted(SharedSpark.session().read().format("hudi").load(targetPath)
+        .select("order_id", "user_id", "amount", "user_name"));
+  }
+
+  /**
+   * Asserts that the target committed exactly these positions and equals, row for row, the inner join of the sources
+   * read with time travel at them.
+   */
+  public void assertTargetIsTheJoinAt(String ordersInstant, String usersInstant) {
+    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
+    asOf(ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
+    asOf(usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
+    List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
+        + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
+    assertEquals(expected, targetRows());
+  }
+
+  private static Dataset<Row> asOf(String path, String instant) {
+    return SharedSpark.session().read().format("hudi").option("as.of.instant", instant).load(path);
+  }
+
+  private static List<String> sorted(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
   }
 }
