@@ -134,8 +134,10 @@ public final class MultiTableCheckpointManager {
     } else if (!trimmed.isEmpty()) {
       for (String rawEntry : trimmed.split(ENTRY_SEPARATOR, -1)) {
         String entry = rawEntry.trim();
-        if (entry.startsWith(ORDER_ENTRY + POSITION_SEPARATOR)) {
-          order.addAll(Arrays.asList(entry.substring(ORDER_ENTRY.length() + 1).split(Pattern.quote(ORDER_SEPARATOR))));
+        int separator = entry.indexOf(POSITION_SEPARATOR);
+        // The order key is read like a table name, blanks around it ignored: "@order = b|a" is never a table "@order".
+        if (separator > 0 && entry.substring(0, separator).trim().equals(ORDER_ENTRY)) {
+          order.addAll(Arrays.asList(entry.substring(separator + 1).trim().split(Pattern.quote(ORDER_SEPARATOR))));
         } else {
           parseEntry(text, entry, positions, resets, malformedEntries);
         }

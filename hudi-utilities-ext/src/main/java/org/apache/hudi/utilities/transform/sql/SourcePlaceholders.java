@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +37,9 @@ import java.util.regex.Pattern;
  *   <li>{@code <PREV_i>} / {@code <PREV:name>}: the table's full state as of the position before this batch.</li>
  * </ul>
  * Names keep the SQL bound to the right table when the table list is reordered.
+ *
+ * <p>Text inside string literals, quoted identifiers and comments holds no placeholder: it is neither checked nor bound
+ * ({@code '<SRC>'} stays a string). A hint ({@code /*+ BROADCAST(<SRC_1>) * /}) is code.
  *
  * <p>Every placeholder is checked before anything is bound: an index without a dataset, an unknown name or any other
  * {@code <SRC...>}, {@code <SNAP...>} or {@code <PREV...>} form fails, listing what can be referenced.
@@ -74,13 +78,8 @@ public final class SourcePlaceholders {
 
   /** Whether a SQL text references any dataset by position ({@code <SRC>}, {@code <SRC_i>}, {@code <SNAP_i>}...). */
   public static boolean isPositional(String sql) {
-    Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
-    while (matcher.find()) {
-      if (matcher.group(2).isEmpty() || INDEX.matcher(matcher.group(2)).matches()) {
-        return true;
-      }
-    }
-    return false;
+    return placeholdersIn(sql).stream()
+        .anyMatch(placeholder -> placeholder.group(2).isEmpty() || INDEX.matcher(placeholder.group(2)).matches());
   }
 
   /**
@@ -90,10 +89,7 @@ public final class SourcePlaceholders {
    */
   public Set<Reference> referencesIn(String sql) {
     Set<Reference> references = new LinkedHashSet<>();
-    Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
-    while (matcher.find()) {
-      references.add(resolve(matcher));
-    }
+    placeholdersIn(sql).forEach(placeholder -> references.add(resolve(placeholder)));
     return references;
   }
 
@@ -103,16 +99,26 @@ public final class SourcePlaceholders {
    * @throws IllegalArgumentException naming the first placeholder that references no dataset
    */
   public String bind(String sql, Function<Reference, String> viewOf) {
-    Matcher matcher = ANY_PLACEHOLDER.matcher(sql);
     StringBuilder bound = new StringBuilder();
-    while (matcher.find()) {
-      matcher.appendReplacement(bound, Matcher.quoteReplacement(viewOf.apply(resolve(matcher))));
+    int copied = 0;
+    for (MatchResult placeholder : placeholdersIn(sql)) {
+      bound.append(sql, copied, placeholder.start()).append(viewOf.apply(resolve(placeholder)));
+      copied = placeholder.end();
     }
-    matcher.appendTail(bound);
-    return bound.toString();
+    return bound.append(sql, copied, sql.length()).toString();
   }
 
-  private Reference resolve(Matcher placeholder) {
+  /** The placeholders in the code of {@code sql}, in order; none from its literals, quoted identifiers or comments. */
+  private static List<MatchResult> placeholdersIn(String sql) {
+    Matcher matcher = ANY_PLACEHOLDER.matcher(SqlStatements.codeOnly(sql));
+    List<MatchResult> placeholders = new ArrayList<>();
+    while (matcher.find()) {
+      placeholders.add(matcher.toMatchResult());
+    }
+    return placeholders;
+  }
+
+  private Reference resolve(MatchResult placeholder) {
     Kind kind = Kind.valueOf(placeholder.group(1));
     String suffix = placeholder.group(2);
     if (suffix.isEmpty() && kind == Kind.SRC) {

@@ -31,6 +31,9 @@ import java.util.List;
  */
 public final class SqlStatements {
 
+  /** The kinds of text this class tells apart. */
+  private enum Part { CODE, QUOTED, COMMENT, SEPARATOR }
+
   private SqlStatements() {
   }
 
@@ -38,42 +41,75 @@ public final class SqlStatements {
     List<String> statements = new ArrayList<>();
     StringBuilder current = new StringBuilder();
     boolean hasCode = false;
-    int length = sql.length();
     int i = 0;
-    while (i < length) {
-      char c = sql.charAt(i);
-      int end;
-      boolean isCode = true;
-      if (c == '\'' || c == '"' || c == '`') {
-        end = endOfQuoted(sql, i, c);
-      } else if (c == '-' && i + 1 < length && sql.charAt(i + 1) == '-') {
-        end = endOf(sql, i, "\n");
-        isCode = false;
-      } else if (c == '/' && i + 1 < length && sql.charAt(i + 1) == '*') {
-        end = endOf(sql, i + 2, "*/");
-        // A hint (/*+ BROADCAST(t) */) is a block comment that Spark reads.
-        isCode = i + 2 < length && sql.charAt(i + 2) == '+';
-      } else if (c == ';') {
+    while (i < sql.length()) {
+      Part part = partAt(sql, i);
+      int end = endOfPart(sql, i);
+      if (part == Part.SEPARATOR) {
         if (hasCode) {
           statements.add(current.toString().trim());
         }
         current.setLength(0);
         hasCode = false;
-        i++;
-        continue;
       } else {
-        end = i + 1;
-        isCode = !Character.isWhitespace(c);
+        hasCode |= part != Part.COMMENT && !Character.isWhitespace(sql.charAt(i));
+        // Comments become a space: placeholders mentioned in them are neither bound nor checked.
+        current.append(part == Part.COMMENT ? " " : sql.substring(i, end));
       }
-      hasCode |= isCode;
-      // Comments become a space: placeholders mentioned in them are neither bound nor checked.
-      current.append(isCode || Character.isWhitespace(c) ? sql.substring(i, end) : " ");
       i = end;
     }
     if (hasCode) {
       statements.add(current.toString().trim());
     }
     return statements;
+  }
+
+  /**
+   * {@code sql} with every character of its string literals, quoted identifiers and comments (not hints) replaced by a
+   * space. Same length, so an index into it is an index into {@code sql}: what is found in it is found in code only.
+   */
+  static String codeOnly(String sql) {
+    StringBuilder code = new StringBuilder(sql.length());
+    int i = 0;
+    while (i < sql.length()) {
+      Part part = partAt(sql, i);
+      int end = endOfPart(sql, i);
+      if (part == Part.QUOTED || part == Part.COMMENT) {
+        for (int blank = i; blank < end; blank++) {
+          code.append(' ');
+        }
+      } else {
+        code.append(sql, i, end);
+      }
+      i = end;
+    }
+    return code.toString();
+  }
+
+  /** What the text starting at {@code i} is. A hint ({@code /*+ BROADCAST(t) * /}) is a comment Spark reads: code. */
+  private static Part partAt(String sql, int i) {
+    char c = sql.charAt(i);
+    if (c == '\'' || c == '"' || c == '`') {
+      return Part.QUOTED;
+    } else if (sql.startsWith("--", i) || (sql.startsWith("/*", i) && !sql.startsWith("/*+", i))) {
+      return Part.COMMENT;
+    } else {
+      return c == ';' ? Part.SEPARATOR : Part.CODE;
+    }
+  }
+
+  /** Index after the part that starts at {@code i}: a quoted text, a comment or hint, or one character. */
+  private static int endOfPart(String sql, int i) {
+    char c = sql.charAt(i);
+    if (c == '\'' || c == '"' || c == '`') {
+      return endOfQuoted(sql, i, c);
+    } else if (sql.startsWith("--", i)) {
+      return endOf(sql, i, "\n");
+    } else if (sql.startsWith("/*", i)) {
+      return endOf(sql, i + 2, "*/");
+    } else {
+      return i + 1;
+    }
   }
 
   /** Index after the closing quote; a backslash escapes the next character, as in Spark SQL string literals. */

@@ -235,6 +235,21 @@ class TestSourcePlaceholders {
     assertFalse(SourcePlaceholders.isPositional("SELECT * FROM <SNAP:users> JOIN <SRC:db.orders>"));
   }
 
+  /**
+   * Found by TestSqlPlaceholderBinding: a placeholder inside a string literal or quoted identifier was bound (the
+   * literal changed) or, when it named no dataset, failed the job.
+   */
+  @Test
+  void placeholdersInsideLiteralsAndQuotedIdentifiersAreTextNeitherBoundNorChecked() {
+    String sql = "SELECT '<SRC_1>' AS a, \"it\\\"s <SRC:nowhere>\" AS b, `<SRC_9>` FROM <SRC_1>";
+    assertEquals("SELECT '<SRC_1>' AS a, \"it\\\"s <SRC:nowhere>\" AS b, `<SRC_9>` FROM " + USERS_VIEW,
+        bind(named, VIEWS, sql));
+    assertEquals(List.of(new Reference(Kind.SRC, 1)), new ArrayList<>(named.referencesIn(sql)));
+    assertFalse(SourcePlaceholders.isPositional("SELECT * FROM <SRC:users> WHERE tag = '<SRC>' -- <SRC_0>"));
+    assertEquals("SELECT /*+ BROADCAST(" + USERS_VIEW + ") */ * FROM " + USERS_VIEW,
+        bind(named, VIEWS, "SELECT /*+ BROADCAST(<SRC_1>) */ * FROM <SRC_1>"));
+  }
+
   private static String bind(SourcePlaceholders placeholders, List<String> views, String sql) {
     return placeholders.bind(sql, reference -> views.get(reference.index()));
   }
