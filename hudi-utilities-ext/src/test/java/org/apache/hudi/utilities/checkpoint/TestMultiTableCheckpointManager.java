@@ -66,7 +66,6 @@ class TestMultiTableCheckpointManager {
     assertEquals(formatted, manager.format(manager.parse(formatted)));
   }
 
-
   @Test
   void parsesMultiTableFormIntoOnePositionPerTable() {
     MultiTableCheckpoint checkpoint = manager.parse("db.orders=" + ORDERS_INSTANT + ",users=" + USERS_INSTANT);
