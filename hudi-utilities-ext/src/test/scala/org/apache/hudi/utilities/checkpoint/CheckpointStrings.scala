@@ -29,8 +29,8 @@ import scala.collection.JavaConverters._
  */
 object CheckpointStrings {
 
-  /** The longest string a repetition makes: far beyond any real checkpoint, small enough for 1,000 cases a second. */
-  private val MaxLength = 100000
+  /** The longest string a repetition makes: about 600 entries, far beyond any real checkpoint. */
+  private val MaxLength = 20000
 
   /** Names a job may configure: letters, digits, '_', '-' and '.' (HoodieIncrMultiSourceConfig.TABLES). */
   val configuredName: Gen[String] = for {
