@@ -18,6 +18,9 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -33,6 +36,8 @@ import org.apache.hudi.com.beust.jcommander.ParameterException;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.HistoryTable;
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
+import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
 import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
@@ -71,6 +76,13 @@ public final class FreshnessReporter {
     @Parameter(names = "--history-limit", description = "Newest history entries printed per pipeline")
     int historyLimit = 20;
 
+    @Parameter(names = "--http-port", description = "Serve the labelled metrics for Prometheus to scrape on this port "
+        + "(path /metrics) while the reporter runs; 0 picks a free port; unset serves nothing")
+    Integer httpPort;
+
+    @Parameter(names = "--http-host", description = "Address the metrics endpoint binds to")
+    String httpHost = "0.0.0.0";
+
     @Parameter(names = {"--help", "-h"}, help = true)
     boolean help = false;
   }
@@ -79,6 +91,7 @@ public final class FreshnessReporter {
   private final FreshnessRecorder recorder;
   private final Map<String, String> metricsProperties;
   private final Map<String, FreshnessMetrics> metrics = new HashMap<>();
+  private final LabelledFreshnessMetrics labelled = new LabelledFreshnessMetrics();
   private final int maxCommitDepth;
 
   /**
@@ -93,7 +106,7 @@ public final class FreshnessReporter {
           + "least 1 (--max-commit-depth)");
     }
     this.checkpoints = new StoredCheckpointReader(hadoopConf);
-    this.recorder = new FreshnessRecorder(clock, hadoopConf);
+    this.recorder = new FreshnessRecorder(clock, hadoopConf, labelled);
     this.metricsProperties = Objects.requireNonNull(metricsProperties, "metricsProperties");
     this.maxCommitDepth = maxCommitDepth;
   }
@@ -122,15 +135,43 @@ public final class FreshnessReporter {
     }
     FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
         options.maxCommitDepth);
-    for (long round = 1; ; round++) {
-      List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
-      out.print(HistoryTable.formatMeasurements(measured));
-      int exitCode = measured.size() == config.pipelines().size() ? 0 : 1;
-      if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
-        return exitCode;
-      }
-      Thread.sleep(options.intervalSeconds * 1000L);
+    HTTPServer server = options.httpPort == null ? null : reporter.serve(options.httpHost, options.httpPort);
+    if (server != null) {
+      out.println("Serving the labelled freshness metrics on http://" + options.httpHost + ":" + server.getPort()
+          + "/metrics");
     }
+    try {
+      for (long round = 1; ; round++) {
+        List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
+        out.print(HistoryTable.formatMeasurements(measured));
+        int exitCode = measured.size() == config.pipelines().size() ? 0 : 1;
+        if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
+          return exitCode;
+        }
+        Thread.sleep(options.intervalSeconds * 1000L);
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  /**
+   * Serves this reporter's labelled metrics over HTTP, for Prometheus to scrape without a pushgateway.
+   *
+   * @param port 0 for a free port
+   * @return the running server; close it to stop
+   */
+  public HTTPServer serve(String host, int port) throws IOException {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(labelled);
+    return HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart();
+  }
+
+  /** The labelled metrics of the pipelines this reporter measured. */
+  public LabelledFreshnessMetrics labelledMetrics() {
+    return labelled;
   }
 
   /**
@@ -153,6 +194,8 @@ public final class FreshnessReporter {
       } catch (Exception e) {
         LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
         pipelineMetrics.countFailure(pipeline.name());
+        labelled.countFailure(pipeline.name());
+        LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
       }
     }
     return measured;
