@@ -97,6 +97,8 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     all.latest.put(freshness.pipeline(), freshness);
     all.slas.put(freshness.pipeline(), pipeline.policy().sla());
     all.measurements.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong()).incrementAndGet();
+    // A counter is reported from its first 0, so that increase() sees the first failure.
+    all.failures.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong());
   }
 
   /** Counts a measurement of the pipeline that failed as a whole; its last values stay. */

@@ -19,6 +19,7 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import io.prometheus.metrics.exporter.pushgateway.Format;
 import io.prometheus.metrics.exporter.pushgateway.PushGateway;
 import java.io.IOException;
 import java.time.Duration;
@@ -46,7 +47,8 @@ public final class LabelledMetricsPush {
     }
     String address = pipeline.pushgatewayAddress().get();
     try {
-      PushGateway.builder().address(address).job(pipeline.pushgatewayJob())
+      // The text format: the protobuf one needs the client's protobuf module, left out of the plugin jar.
+      PushGateway.builder().address(address).format(Format.PROMETHEUS_TEXT).job(pipeline.pushgatewayJob())
           .groupingKey("pipeline", pipeline.name()).groupingKey("observer", observer.name().toLowerCase(Locale.ROOT))
           .connectionTimeout(TIMEOUT).readTimeout(TIMEOUT).build().push(metrics.of(pipeline.name()));
       return true;
