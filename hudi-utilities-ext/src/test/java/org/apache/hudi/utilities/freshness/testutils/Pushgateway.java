@@ -40,8 +40,10 @@ public final class Pushgateway implements AutoCloseable {
     String binary = LocalServer.binary("prometheus-pushgateway", "/usr/bin/prometheus-pushgateway",
         "/usr/local/bin/pushgateway", "/usr/local/bin/prometheus-pushgateway");
     int port = LocalServer.freePort();
-    return new Pushgateway(LocalServer.start(List.of(binary, "--web.listen-address=127.0.0.1:" + port), port,
-        "/-/ready", log));
+    // Debian's build persists to /var/lib/prometheus/pushgateway.data by default: every test would see the series
+    // of the tests before it (and of other processes). An empty file name keeps them in memory.
+    return new Pushgateway(LocalServer.start(List.of(binary, "--web.listen-address=127.0.0.1:" + port,
+        "--persistence.file="), port, "/-/ready", log));
   }
 
   public int port() {
