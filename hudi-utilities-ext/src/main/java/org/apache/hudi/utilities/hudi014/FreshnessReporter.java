@@ -18,9 +18,11 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,12 +30,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 // The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
 import org.apache.hudi.com.beust.jcommander.JCommander;
 import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.com.beust.jcommander.ParameterException;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.freshness.FreshnessChart;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.HistoryTable;
 import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
@@ -75,6 +80,20 @@ public final class FreshnessReporter {
 
     @Parameter(names = "--history-limit", description = "Newest history entries printed per pipeline")
     int historyLimit = 20;
+
+    @Parameter(names = "--chart", description = "Draw a pipeline's freshness history (lag per source over time and "
+        + "the SLA line, newest --history-limit entries) as a PNG to this path (any Hadoop path) and exit")
+    String chart;
+
+    @Parameter(names = "--chart-pipeline", description = "The pipeline to draw with --chart; needed when the config "
+        + "lists more than one")
+    String chartPipeline;
+
+    @Parameter(names = "--chart-width", description = "Width of the --chart PNG in pixels")
+    int chartWidth = 1200;
+
+    @Parameter(names = "--chart-height", description = "Height of the --chart PNG in pixels")
+    int chartHeight = 600;
 
     @Parameter(names = "--http-port", description = "Serve the labelled metrics for Prometheus to scrape on this port "
         + "(path /metrics) while the reporter runs; 0 picks a free port; unset serves nothing")
@@ -132,6 +151,9 @@ public final class FreshnessReporter {
     ReporterConfig config = ReporterConfig.read(options.config, hadoopConf);
     if (options.history) {
       return printHistory(config.pipelines(), options.historyLimit, out, hadoopConf);
+    }
+    if (options.chart != null) {
+      return drawChart(config.pipelines(), options, out, hadoopConf);
     }
     FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
         options.maxCommitDepth);
@@ -199,6 +221,39 @@ public final class FreshnessReporter {
       }
     }
     return measured;
+  }
+
+  private static int drawChart(List<PipelineSpec> pipelines, Options options, PrintStream out,
+                               Configuration hadoopConf) throws Exception {
+    PipelineSpec pipeline = chartPipeline(pipelines, options.chartPipeline);
+    if (!pipeline.historyPath().isPresent()) {
+      out.println("Cannot draw the freshness chart of pipeline '" + pipeline.name() + "': its history is off (set "
+          + "hoodie.streamer.freshness.history.enable: true)");
+      return 1;
+    }
+    List<JsonNode> entries = FreshnessHistory.open(pipeline.historyPath().get(), pipeline.historyMaxEntries(),
+        hadoopConf).newest(options.historyLimit);
+    Path file = new Path(options.chart);
+    try (OutputStream png = file.getFileSystem(hadoopConf).create(file, true)) {
+      FreshnessChart.writePng(pipeline.name(), entries, pipeline.policy().sla(), options.chartWidth,
+          options.chartHeight, png);
+    }
+    out.println("Drew " + entries.size() + " history entries of pipeline '" + pipeline.name() + "' to " + file);
+    return 0;
+  }
+
+  private static PipelineSpec chartPipeline(List<PipelineSpec> pipelines, String name) {
+    if (name == null) {
+      if (pipelines.size() > 1) {
+        throw new IllegalArgumentException("Cannot choose the pipeline to draw: the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " (name one with "
+            + "--chart-pipeline)");
+      }
+      return pipelines.get(0);
+    }
+    return pipelines.stream().filter(pipeline -> pipeline.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("Cannot draw pipeline '" + name + "': the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " only (--chart-pipeline)"));
   }
 
   private static int printHistory(List<PipelineSpec> pipelines, int limit, PrintStream out, Configuration hadoopConf)
