@@ -31,7 +31,7 @@ public final class HistoryTable {
 
   private static final String[] COLUMNS =
       {"measured_at", "pipeline", "observer", "commit", "source", "state", "status", "lag_s", "raw_lag_s", "sla_ratio",
-        "pending"};
+      "pending"};
   private static final String NONE = "-";
 
   private HistoryTable() {

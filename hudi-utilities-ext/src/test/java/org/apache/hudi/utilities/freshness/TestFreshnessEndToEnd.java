@@ -207,7 +207,7 @@ class TestFreshnessEndToEnd {
   }
 
   @Test
-  void aCommitWithDataStillWaitingRecordsTheLagSinceTheWaitingDataBecameReadable() throws Exception {
+  void commitWithDataStillWaitingRecordsTheLagSinceTheWaitingDataBecameReadable() throws Exception {
     String orders = path("orders");
     String users = path("users");
     String target = path("joined");

@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.freshness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,7 +68,7 @@ class TestLabelledFreshnessMetrics {
   }
 
   @Test
-  void aCaughtUpSourceReportsZeroesAndIdle() throws Exception {
+  void caughtUpSourceReportsZeroesAndIdle() throws Exception {
     LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
     metrics.update(pipeline("joined"), measured("joined",
         SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
@@ -90,7 +89,7 @@ class TestLabelledFreshnessMetrics {
   }
 
   @Test
-  void aWaitingSourceReportsItsLagAndAnUnknownOneHasNoSeries() throws Exception {
+  void waitingSourceReportsItsLagAndAnUnknownOneHasNoSeries() throws Exception {
     LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
     metrics.update(pipeline("joined"), measured("joined",
         SourceFreshness.measure("orders", SourceKind.HUDI, "1",
@@ -112,7 +111,7 @@ class TestLabelledFreshnessMetrics {
   }
 
   @Test
-  void aPipelineViewHoldsThatPipelineOnly() throws Exception {
+  void pipelineViewHoldsThatPipelineOnly() throws Exception {
     LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
     metrics.update(pipeline("a"), measured("a",
         SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));

@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.freshness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,7 +70,7 @@ class TestStatusRules {
   }
 
   @Test
-  void aSourceWithoutLagHasNoData() {
+  void sourceWithoutLagHasNoData() {
     observe(waiting("1", 5), 10);
     assertEquals(SourceStatus.NO_DATA, rate(noLag(FreshnessState.NO_CHECKPOINT)));
     assertEquals(SourceStatus.NO_DATA, rate(noLag(FreshnessState.UNREADABLE)));
@@ -96,14 +95,14 @@ class TestStatusRules {
   }
 
   @Test
-  void aMoveWithinTheWindowIsNoStall() {
+  void moveWithinTheWindowIsNoStall() {
     observe(waiting("1", 0), 50);
     observe(waiting("2", 50), 20);
     assertEquals(SourceStatus.OK, rate(waiting("2", 20)), "the run at position 2 is 20 minutes old");
   }
 
   @Test
-  void aCaughtUpObservationBreaksTheStall() {
+  void caughtUpObservationBreaksTheStall() {
     observe(waiting("1", 0), 40);
     observe(caughtUp("1"), 10);
     observe(waiting("1", 5), 20);
@@ -145,7 +144,7 @@ class TestStatusRules {
   }
 
   @Test
-  void aFirstMeasurementIsOk() {
+  void firstMeasurementIsOk() {
     assertEquals(SourceStatus.OK, rate(waiting("1", 500)));
   }
 

@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.hudi014;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

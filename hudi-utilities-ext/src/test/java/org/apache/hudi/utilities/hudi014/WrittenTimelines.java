@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.hudi014;
 
 import java.nio.charset.StandardCharsets;
