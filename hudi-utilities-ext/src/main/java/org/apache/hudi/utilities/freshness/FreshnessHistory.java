@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -105,8 +106,12 @@ public final class FreshnessHistory {
    */
   public List<JsonNode> newest(int limit) throws IOException {
     List<Path> entries = entryFiles();
+    return read(entries.subList(Math.max(0, entries.size() - limit), entries.size()));
+  }
+
+  private List<JsonNode> read(List<Path> entries) throws IOException {
     List<JsonNode> result = new ArrayList<>();
-    for (Path entry : entries.subList(Math.max(0, entries.size() - limit), entries.size())) {
+    for (Path entry : entries) {
       try (InputStream in = fs.open(entry)) {
         result.add(JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
       } catch (FileNotFoundException e) {
@@ -114,6 +119,23 @@ public final class FreshnessHistory {
       }
     }
     return result;
+  }
+
+  /**
+   * The entries a status needs ({@link StatusRules}): those measured at or after {@code from}, and the newest one
+   * before it, oldest first. Only those are read: names start with the measurement time.
+   */
+  public List<JsonNode> since(Instant from) throws IOException {
+    List<Path> entries = entryFiles();
+    int first = entries.size();
+    while (first > 0 && measuredAtMillis(entries.get(first - 1)) >= from.toEpochMilli()) {
+      first--;
+    }
+    return read(entries.subList(Math.max(0, first - 1), entries.size()));
+  }
+
+  private static long measuredAtMillis(Path entry) {
+    return Long.parseLong(entry.getName().substring(0, entry.getName().indexOf('-')));
   }
 
   /**
@@ -154,6 +176,7 @@ public final class FreshnessHistory {
       source.rawLag().ifPresent(raw -> node.put("rawLagSeconds", seconds(raw)));
       source.slaRatio().ifPresent(ratio -> node.put("slaRatio", ratio));
       source.pending().ifPresent(pending -> node.put("pending", pending));
+      node.put("status", source.status().name());
     }
     return entry;
   }

@@ -31,21 +31,34 @@ public final class FreshnessPolicy {
 
   private final Duration sla;
   private final Duration lagCap;
+  private final Duration statusWindow;
 
-  private FreshnessPolicy(Duration sla, Duration lagCap) {
+  private FreshnessPolicy(Duration sla, Duration lagCap, Duration statusWindow) {
     this.sla = sla;
     this.lagCap = lagCap;
+    this.statusWindow = statusWindow;
   }
 
   /**
+   * The policy whose status window is the SLA.
+   *
    * @param sla    the lag at which the pipeline breaks its promise; positive
    * @param lagCap the largest lag reported; positive
    * @throws IllegalArgumentException if either is zero or negative
    */
   public static FreshnessPolicy of(Duration sla, Duration lagCap) {
+    return of(sla, lagCap, sla);
+  }
+
+  /**
+   * @param statusWindow the window {@link StatusRules} rates a source over; positive
+   * @throws IllegalArgumentException if any is zero or negative
+   */
+  public static FreshnessPolicy of(Duration sla, Duration lagCap, Duration statusWindow) {
     requirePositive(sla, "SLA");
     requirePositive(lagCap, "lag cap");
-    return new FreshnessPolicy(sla, lagCap);
+    requirePositive(statusWindow, "status window");
+    return new FreshnessPolicy(sla, lagCap, statusWindow);
   }
 
   public Duration sla() {
@@ -54,6 +67,11 @@ public final class FreshnessPolicy {
 
   public Duration lagCap() {
     return lagCap;
+  }
+
+  /** The window of {@link StatusRules}; the SLA unless set. */
+  public Duration statusWindow() {
+    return statusWindow;
   }
 
   /** {@code lag / sla}, clamped to 0.0 - 1.0 so that dashboards can warn at 0.7 and page at 1.0. */
@@ -71,6 +89,6 @@ public final class FreshnessPolicy {
 
   @Override
   public String toString() {
-    return "FreshnessPolicy{sla=" + sla + ", lagCap=" + lagCap + "}";
+    return "FreshnessPolicy{sla=" + sla + ", lagCap=" + lagCap + ", statusWindow=" + statusWindow + "}";
   }
 }

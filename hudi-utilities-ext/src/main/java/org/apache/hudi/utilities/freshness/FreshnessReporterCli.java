@@ -33,7 +33,9 @@ import org.apache.hudi.utilities.hudi014.FreshnessReporter;
  * </pre>
  *
  * <p>Options: {@code --config}, {@code --max-commit-depth} (default 100), {@code --interval} seconds, {@code --rounds},
- * {@code --history}, {@code --history-limit}; the work is done by the Hudi 0.14 glue, {@link FreshnessReporter#run}.
+ * {@code --history}, {@code --history-limit}, {@code --chart} (a PNG of one pipeline's history, with
+ * {@code --chart-pipeline}, {@code --chart-width}, {@code --chart-height}), {@code --http-port} and {@code --http-host}
+ * (serve the labelled metrics for Prometheus); the work is done by the Hudi 0.14 glue, {@link FreshnessReporter#run}.
  */
 public final class FreshnessReporterCli {
 

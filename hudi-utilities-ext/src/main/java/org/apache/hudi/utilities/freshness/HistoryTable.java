@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
 public final class HistoryTable {
 
   private static final String[] COLUMNS =
-      {"measured_at", "pipeline", "observer", "commit", "source", "state", "lag_s", "raw_lag_s", "sla_ratio", "pending"};
+      {"measured_at", "pipeline", "observer", "commit", "source", "state", "status", "lag_s", "raw_lag_s", "sla_ratio",
+      "pending"};
   private static final String NONE = "-";
 
   private HistoryTable() {
@@ -48,7 +49,7 @@ public final class HistoryTable {
     for (JsonNode entry : entries) {
       for (JsonNode source : entry.path("sources")) {
         rows.add(new String[] {text(entry, "measuredAt"), text(entry, "pipeline"), text(entry, "observer"), text(entry, "commit"),
-            text(source, "source"), text(source, "state"), text(source, "lagSeconds"), text(source, "rawLagSeconds"),
+            text(source, "source"), text(source, "state"), text(source, "status"), text(source, "lagSeconds"), text(source, "rawLagSeconds"),
             ratio(source), text(source, "pending")});
       }
     }

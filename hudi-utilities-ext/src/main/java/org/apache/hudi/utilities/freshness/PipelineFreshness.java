@@ -76,6 +76,11 @@ public final class PipelineFreshness {
     return sources;
   }
 
+  /** The same measurement with these sources (rated ones, say), in the same order. */
+  public PipelineFreshness withSources(List<SourceFreshness> replaced) {
+    return new PipelineFreshness(pipeline, basePath, observer, measuredAt, checkpoint, replaced);
+  }
+
   /** The largest lag of the sources that have one; absent if none has. */
   public Option<Duration> maxLag() {
     return Option.fromJavaOptional(sources.stream().map(SourceFreshness::lag).filter(Option::isPresent)

@@ -39,6 +39,7 @@ public final class PipelineSpec {
   /** Where history goes by default, under the target's base path: Hudi's auxiliary folder. */
   public static final String DEFAULT_HISTORY_FOLDER = ".hoodie/.aux/freshness";
   public static final int DEFAULT_HISTORY_MAX_ENTRIES = 1000;
+  public static final String DEFAULT_PUSHGATEWAY_JOB = "hudi_freshness";
   public static final Duration DEFAULT_KAFKA_POLL_TIMEOUT = Duration.ofMillis(500);
   public static final Duration DEFAULT_KAFKA_METADATA_TIMEOUT = Duration.ofSeconds(5);
 
@@ -51,6 +52,8 @@ public final class PipelineSpec {
   private final Duration kafkaMetadataTimeout;
   private final String historyPath;
   private final int historyMaxEntries;
+  private final String pushgatewayAddress;
+  private final String pushgatewayJob;
 
   private PipelineSpec(Builder builder) {
     this.name = builder.name;
@@ -62,6 +65,8 @@ public final class PipelineSpec {
     this.kafkaMetadataTimeout = builder.kafkaMetadataTimeout;
     this.historyPath = builder.historyPath;
     this.historyMaxEntries = builder.historyMaxEntries;
+    this.pushgatewayAddress = builder.pushgatewayAddress;
+    this.pushgatewayJob = builder.pushgatewayJob;
   }
 
   public static Builder builder(String name, String basePath) {
@@ -112,6 +117,16 @@ public final class PipelineSpec {
     return historyMaxEntries;
   }
 
+  /** The pushgateway ({@code host:port}) that receives the labelled metrics; absent when they are not pushed. */
+  public Option<String> pushgatewayAddress() {
+    return Option.ofNullable(pushgatewayAddress);
+  }
+
+  /** The pushgateway job the labelled metrics are pushed under. */
+  public String pushgatewayJob() {
+    return pushgatewayJob;
+  }
+
   @Override
   public String toString() {
     return "PipelineSpec{" + name + " at " + basePath + ", " + policy + ", sources=" + sources + "}";
@@ -129,6 +144,8 @@ public final class PipelineSpec {
     private Duration kafkaMetadataTimeout = DEFAULT_KAFKA_METADATA_TIMEOUT;
     private String historyPath;
     private int historyMaxEntries = DEFAULT_HISTORY_MAX_ENTRIES;
+    private String pushgatewayAddress;
+    private String pushgatewayJob = DEFAULT_PUSHGATEWAY_JOB;
 
     private Builder(String name, String basePath) {
       this.name = requireText(name, "name");
@@ -177,6 +194,17 @@ public final class PipelineSpec {
             + "': keep at least 1 (or turn history off)");
       }
       this.historyMaxEntries = value;
+      return this;
+    }
+
+    /** The pushgateway ({@code host:port}) for the labelled metrics; null pushes none. */
+    public Builder pushgatewayAddress(String value) {
+      this.pushgatewayAddress = value == null || value.trim().isEmpty() ? null : value.trim();
+      return this;
+    }
+
+    public Builder pushgatewayJob(String value) {
+      this.pushgatewayJob = requireText(value, "pushgateway job");
       return this;
     }
 

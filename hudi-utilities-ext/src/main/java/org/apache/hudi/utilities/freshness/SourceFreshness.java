@@ -36,6 +36,7 @@ import org.apache.hudi.common.util.Option;
  *   observer is behind the clock that stamped the data: a clock-skew signal, not freshness.</li>
  *   <li>{@link #slaRatio()}: {@code lag / sla} clamped to 0.0 - 1.0.</li>
  *   <li>{@link #pending()}: completed instants (Hudi) or records (Kafka) waiting; absent without a checkpoint.</li>
+ *   <li>{@link #status()}: what an operator should think of it ({@link StatusRules}).</li>
  * </ul>
  */
 public final class SourceFreshness {
@@ -49,9 +50,17 @@ public final class SourceFreshness {
   private final Duration lag;
   private final Double slaRatio;
   private final Long pending;
+  private final SourceStatus status;
 
   private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
                           Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending) {
+    this(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending,
+        lag == null ? SourceStatus.NO_DATA : state == FreshnessState.CAUGHT_UP ? SourceStatus.IDLE : SourceStatus.OK);
+  }
+
+  private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
+                          Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending,
+                          SourceStatus status) {
     this.source = Objects.requireNonNull(source, "source");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.position = position;
@@ -61,6 +70,7 @@ public final class SourceFreshness {
     this.lag = lag;
     this.slaRatio = slaRatio;
     this.pending = pending;
+    this.status = Objects.requireNonNull(status, "status");
   }
 
   /**
@@ -136,9 +146,22 @@ public final class SourceFreshness {
     return pending == null ? OptionalLong.empty() : OptionalLong.of(pending);
   }
 
+  /**
+   * The source's status: as {@link StatusRules} rates it from this measurement alone until {@link #withStatus} sets
+   * the one rated from its history.
+   */
+  public SourceStatus status() {
+    return status;
+  }
+
+  /** This measurement with the status rated from the source's history. */
+  public SourceFreshness withStatus(SourceStatus value) {
+    return new SourceFreshness(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending, value);
+  }
+
   @Override
   public String toString() {
     return "SourceFreshness{" + source + " " + kind + " " + state + ", position=" + position + ", lag=" + lag
-        + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + "}";
+        + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + ", status=" + status + "}";
   }
 }

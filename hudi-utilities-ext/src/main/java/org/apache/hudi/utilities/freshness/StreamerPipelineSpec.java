@@ -27,7 +27,10 @@ import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.K
 import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.LAG_CAP_MINUTES;
 import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.MODE;
 import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PIPELINE_NAME;
+import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PUSHGATEWAY_ADDRESS;
+import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PUSHGATEWAY_JOB;
 import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.SLA_MINUTES;
+import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.STATUS_WINDOW_MINUTES;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -80,6 +83,8 @@ public final class StreamerPipelineSpec {
     }
     builder.kafkaPollTimeout(Duration.ofMillis(ConfigValues.atLeast(props, KAFKA_POLL_TIMEOUT_MS, 1, cannot)));
     builder.kafkaMetadataTimeout(Duration.ofMillis(ConfigValues.atLeast(props, KAFKA_METADATA_TIMEOUT_MS, 1, cannot)));
+    builder.pushgatewayAddress(ConfigValues.raw(props, PUSHGATEWAY_ADDRESS).orElse(null));
+    builder.pushgatewayJob(ConfigValues.valueOrDefault(props, PUSHGATEWAY_JOB).get());
     return builder.build();
   }
 
@@ -88,7 +93,11 @@ public final class StreamerPipelineSpec {
     Duration sla = ConfigValues.raw(props, SLA_MINUTES).isPresent()
         ? Duration.ofMinutes(ConfigValues.atLeast(props, SLA_MINUTES, 1, cannot))
         : modeSla;
-    return FreshnessPolicy.of(sla, Duration.ofMinutes(ConfigValues.atLeast(props, LAG_CAP_MINUTES, 1, cannot)));
+    Duration window = ConfigValues.raw(props, STATUS_WINDOW_MINUTES).isPresent()
+        ? Duration.ofMinutes(ConfigValues.atLeast(props, STATUS_WINDOW_MINUTES, 1, cannot))
+        : sla;
+    return FreshnessPolicy.of(sla, Duration.ofMinutes(ConfigValues.atLeast(props, LAG_CAP_MINUTES, 1, cannot)),
+        window);
   }
 
   private static void sources(TypedProperties props, PipelineSpec.Builder builder, String cannot) {

@@ -20,6 +20,8 @@ package org.apache.hudi.utilities.hudi014;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
@@ -29,11 +31,14 @@ import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.FreshnessMeter;
 import org.apache.hudi.utilities.freshness.KafkaQueueProbe;
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
+import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
 import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.QueueProbe;
 import org.apache.hudi.utilities.freshness.SourceSpec;
+import org.apache.hudi.utilities.freshness.StatusRules;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -50,9 +55,14 @@ public final class FreshnessRecorder {
 
   private final FreshnessMeter meter;
   private final Configuration hadoopConf;
+  private final LabelledFreshnessMetrics labelled;
 
-  public FreshnessRecorder(Clock clock, Configuration hadoopConf) {
+  /**
+   * @param labelled the labelled metrics each measurement updates and pushes (to the pipeline's pushgateway, if any)
+   */
+  public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled) {
     this.hadoopConf = Objects.requireNonNull(hadoopConf, "hadoopConf");
+    this.labelled = Objects.requireNonNull(labelled, "labelled");
     this.meter = new FreshnessMeter(clock, this::probe);
   }
 
@@ -68,35 +78,49 @@ public final class FreshnessRecorder {
   public static Option<PipelineFreshness> recordCommit(HoodieWriteConfig config, HoodieWriteCommitCallbackMessage message,
                                                        Clock clock) {
     FreshnessMetrics metrics = FreshnessMetrics.NONE;
-    String pipeline = message.getTableName();
+    PipelineSpec spec = null;
     try {
       metrics = FreshnessMetrics.ofWriter(config);
-      PipelineSpec spec = StreamerPipelineSpec.from(config.getProps(), message.getBasePath(), message.getTableName());
-      pipeline = spec.name();
+      spec = StreamerPipelineSpec.from(config.getProps(), message.getBasePath(), message.getTableName());
       Configuration hadoopConf = jobHadoopConf();
       StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).atCommit(message.getBasePath(),
           message.getCommitTime());
-      return Option.of(new FreshnessRecorder(clock, hadoopConf).record(spec, stored, Observer.CALLBACK, metrics));
+      return Option.of(new FreshnessRecorder(clock, hadoopConf, LabelledFreshnessMetrics.process())
+          .record(spec, stored, Observer.CALLBACK, metrics));
     } catch (Exception | LinkageError e) {
       LOG.error("Cannot record the source freshness of commit {} of {} (the commit itself succeeded)",
           message.getCommitTime(), message.getBasePath(), e);
-      countFailure(metrics, pipeline);
+      countFailure(metrics, spec == null ? message.getTableName() : spec.name());
+      if (spec != null) {
+        LabelledFreshnessMetrics.process().countFailure(spec.name());
+        LabelledMetricsPush.push(spec, Observer.CALLBACK, LabelledFreshnessMetrics.process());
+      }
       return Option.empty();
     }
   }
 
   /**
-   * Measures the pipeline, publishes the measurement, then writes it to the pipeline's history.
+   * Measures the pipeline, rates each source's status against the pipeline's history, publishes the measurement
+   * (Hudi's metrics, the labelled metrics and their pushgateway), then writes it to the history.
    *
    * @return the measurement, already published and written to history
-   * @throws IOException if the history cannot be written (the metrics are published before)
+   * @throws IOException if the history cannot be read or written (the metrics are published before writing)
    */
   public PipelineFreshness record(PipelineSpec pipeline, StoredCheckpoint stored, Observer observer,
                                   FreshnessMetrics metrics) throws IOException {
-    PipelineFreshness freshness = meter.measure(pipeline, stored, observer);
+    PipelineFreshness measured = meter.measure(pipeline, stored, observer);
+    Option<FreshnessHistory> history = pipeline.historyPath().isPresent()
+        ? Option.of(FreshnessHistory.open(pipeline.historyPath().get(), pipeline.historyMaxEntries(), hadoopConf))
+        : Option.empty();
+    Duration window = pipeline.policy().statusWindow();
+    PipelineFreshness freshness = StatusRules.rate(measured,
+        history.isPresent() ? history.get().since(measured.measuredAt().minus(window)) : Collections.emptyList(),
+        window);
     metrics.publish(freshness);
-    if (pipeline.historyPath().isPresent()) {
-      FreshnessHistory.open(pipeline.historyPath().get(), pipeline.historyMaxEntries(), hadoopConf).append(freshness);
+    labelled.update(pipeline, freshness);
+    LabelledMetricsPush.push(pipeline, observer, labelled);
+    if (history.isPresent()) {
+      history.get().append(freshness);
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         stored.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),

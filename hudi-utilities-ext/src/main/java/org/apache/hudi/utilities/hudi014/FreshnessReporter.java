@@ -18,6 +18,11 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -25,14 +30,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 // The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
 import org.apache.hudi.com.beust.jcommander.JCommander;
 import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.com.beust.jcommander.ParameterException;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.freshness.FreshnessChart;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.HistoryTable;
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
+import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
 import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
@@ -71,6 +81,27 @@ public final class FreshnessReporter {
     @Parameter(names = "--history-limit", description = "Newest history entries printed per pipeline")
     int historyLimit = 20;
 
+    @Parameter(names = "--chart", description = "Draw a pipeline's freshness history (lag per source over time and "
+        + "the SLA line, newest --history-limit entries) as a PNG to this path (any Hadoop path) and exit")
+    String chart;
+
+    @Parameter(names = "--chart-pipeline", description = "The pipeline to draw with --chart; needed when the config "
+        + "lists more than one")
+    String chartPipeline;
+
+    @Parameter(names = "--chart-width", description = "Width of the --chart PNG in pixels")
+    int chartWidth = 1200;
+
+    @Parameter(names = "--chart-height", description = "Height of the --chart PNG in pixels")
+    int chartHeight = 600;
+
+    @Parameter(names = "--http-port", description = "Serve the labelled metrics for Prometheus to scrape on this port "
+        + "(path /metrics) while the reporter runs; 0 picks a free port; unset serves nothing")
+    Integer httpPort;
+
+    @Parameter(names = "--http-host", description = "Address the metrics endpoint binds to")
+    String httpHost = "0.0.0.0";
+
     @Parameter(names = {"--help", "-h"}, help = true)
     boolean help = false;
   }
@@ -79,6 +110,7 @@ public final class FreshnessReporter {
   private final FreshnessRecorder recorder;
   private final Map<String, String> metricsProperties;
   private final Map<String, FreshnessMetrics> metrics = new HashMap<>();
+  private final LabelledFreshnessMetrics labelled = new LabelledFreshnessMetrics();
   private final int maxCommitDepth;
 
   /**
@@ -93,7 +125,7 @@ public final class FreshnessReporter {
           + "least 1 (--max-commit-depth)");
     }
     this.checkpoints = new StoredCheckpointReader(hadoopConf);
-    this.recorder = new FreshnessRecorder(clock, hadoopConf);
+    this.recorder = new FreshnessRecorder(clock, hadoopConf, labelled);
     this.metricsProperties = Objects.requireNonNull(metricsProperties, "metricsProperties");
     this.maxCommitDepth = maxCommitDepth;
   }
@@ -120,17 +152,48 @@ public final class FreshnessReporter {
     if (options.history) {
       return printHistory(config.pipelines(), options.historyLimit, out, hadoopConf);
     }
+    if (options.chart != null) {
+      return drawChart(config.pipelines(), options, out, hadoopConf);
+    }
     FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
         options.maxCommitDepth);
-    for (long round = 1; ; round++) {
-      List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
-      out.print(HistoryTable.formatMeasurements(measured));
-      int exitCode = measured.size() == config.pipelines().size() ? 0 : 1;
-      if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
-        return exitCode;
-      }
-      Thread.sleep(options.intervalSeconds * 1000L);
+    HTTPServer server = options.httpPort == null ? null : reporter.serve(options.httpHost, options.httpPort);
+    if (server != null) {
+      out.println("Serving the labelled freshness metrics on http://" + options.httpHost + ":" + server.getPort()
+          + "/metrics");
     }
+    try {
+      for (long round = 1; ; round++) {
+        List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
+        out.print(HistoryTable.formatMeasurements(measured));
+        int exitCode = measured.size() == config.pipelines().size() ? 0 : 1;
+        if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
+          return exitCode;
+        }
+        Thread.sleep(options.intervalSeconds * 1000L);
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  /**
+   * Serves this reporter's labelled metrics over HTTP, for Prometheus to scrape without a pushgateway.
+   *
+   * @param port 0 for a free port
+   * @return the running server; close it to stop
+   */
+  public HTTPServer serve(String host, int port) throws IOException {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(labelled);
+    return HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart();
+  }
+
+  /** The labelled metrics of the pipelines this reporter measured. */
+  public LabelledFreshnessMetrics labelledMetrics() {
+    return labelled;
   }
 
   /**
@@ -153,9 +216,44 @@ public final class FreshnessReporter {
       } catch (Exception e) {
         LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
         pipelineMetrics.countFailure(pipeline.name());
+        labelled.countFailure(pipeline.name());
+        LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
       }
     }
     return measured;
+  }
+
+  private static int drawChart(List<PipelineSpec> pipelines, Options options, PrintStream out,
+                               Configuration hadoopConf) throws Exception {
+    PipelineSpec pipeline = chartPipeline(pipelines, options.chartPipeline);
+    if (!pipeline.historyPath().isPresent()) {
+      out.println("Cannot draw the freshness chart of pipeline '" + pipeline.name() + "': its history is off (set "
+          + "hoodie.streamer.freshness.history.enable: true)");
+      return 1;
+    }
+    List<JsonNode> entries = FreshnessHistory.open(pipeline.historyPath().get(), pipeline.historyMaxEntries(),
+        hadoopConf).newest(options.historyLimit);
+    Path file = new Path(options.chart);
+    try (OutputStream png = file.getFileSystem(hadoopConf).create(file, true)) {
+      FreshnessChart.writePng(pipeline.name(), entries, pipeline.policy().sla(), options.chartWidth,
+          options.chartHeight, png);
+    }
+    out.println("Drew " + entries.size() + " history entries of pipeline '" + pipeline.name() + "' to " + file);
+    return 0;
+  }
+
+  private static PipelineSpec chartPipeline(List<PipelineSpec> pipelines, String name) {
+    if (name == null) {
+      if (pipelines.size() > 1) {
+        throw new IllegalArgumentException("Cannot choose the pipeline to draw: the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " (name one with "
+            + "--chart-pipeline)");
+      }
+      return pipelines.get(0);
+    }
+    return pipelines.stream().filter(pipeline -> pipeline.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("Cannot draw pipeline '" + name + "': the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " only (--chart-pipeline)"));
   }
 
   private static int printHistory(List<PipelineSpec> pipelines, int limit, PrintStream out, Configuration hadoopConf)

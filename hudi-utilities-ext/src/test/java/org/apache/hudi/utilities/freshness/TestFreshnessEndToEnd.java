@@ -30,12 +30,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -200,6 +204,54 @@ class TestFreshnessEndToEnd {
     assertTrue(ordersRows.get(0).contains("CALLBACK") && ordersRows.get(0).contains("CAUGHT_UP"), ordersRows.get(0));
     assertTrue(ordersRows.get(2).contains("REPORTER") && ordersRows.get(2).contains("1800.0"), ordersRows.get(2));
     assertTrue(ordersRows.get(3).contains("NO_CHECKPOINT"), ordersRows.get(3));
+  }
+
+  @Test
+  void commitWithDataStillWaitingRecordsTheLagSinceTheWaitingDataBecameReadable() throws Exception {
+    String orders = path("orders");
+    String users = path("users");
+    String target = path("joined");
+    String consumed = HudiTables.upsert(orders, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o1", "u1", 10.0, 1L));
+    HudiTables.upsert(orders, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o2", "u1", 20.0, 2L));
+    String left = HudiTables.upsert(orders, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o3", "u1", 30.0, 3L));
+    String usersConsumed = HudiTables.upsert(users, "users", "COPY_ON_WRITE", "user_id", USERS,
+        user("u1", "alice", 1L));
+    // The times of this test: o3 became readable two hours ago; the callback measures 25 minutes after that.
+    Instant readable = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofHours(2));
+    Files.setLastModifiedTime(Paths.get(URI.create(orders)).resolve(".hoodie").resolve(left + ".commit"),
+        FileTime.from(readable));
+    FixedClockFreshnessCallback.measureAt(readable.plus(Duration.ofMinutes(25)));
+    // One orders instant a round: the commit reads o2 and leaves o3 waiting.
+    StreamerJob job = StreamerJob.ordersAndUsers(dir, orders, users, target).sql(JOIN_SQL)
+        .checkpoint("orders=" + consumed + ",users=" + usersConsumed)
+        .property("hoodie.streamer.source.hudi.orders.num_instants", "1")
+        .property("hoodie.streamer.freshness.pipeline.name", "waiting")
+        .property("hoodie.streamer.freshness.sla.minutes", "100")
+        .property("hoodie.streamer.freshness.prometheus.pushgateway.address", "127.0.0.1:" + pushgateway.port());
+    callbackAndMetrics().forEach(job::property);
+    job.property("hoodie.write.commit.callback.class", FixedClockFreshnessCallback.class.getName());
+
+    job.syncInProcess();
+
+    assertEquals(1, HudiTables.recordsWrittenByLastCommit(target), "the round read o2 only");
+    JsonNode entry = history(target).get(0);
+    assertEquals(List.of("orders:WAITING", "users:CAUGHT_UP"), states(entry));
+    JsonNode ordersEntry = entry.get("sources").get(0);
+    assertEquals(readable.toString(), ordersEntry.get("oldestVisibleAt").asText());
+    assertEquals(1500.0, ordersEntry.get("lagSeconds").asDouble());
+    assertEquals(0.25, ordersEntry.get("slaRatio").asDouble());
+    assertEquals(1, ordersEntry.get("pending").asInt());
+    assertEquals("OK", ordersEntry.get("status").asText());
+    // The labelled series the callback pushed, next to Hudi's per-pipeline names.
+    String labels = "{instance=\"\",job=\"hudi_freshness\",observer=\"callback\",pipeline=\"waiting\","
+        + "source=\"orders\",source_kind=\"hudi\"}";
+    List<String> pushed = pushgateway.scrapeText().lines().collect(Collectors.toList());
+    assertTrue(pushed.contains("hudi_freshness_lag_seconds" + labels + " 1500"), String.join("\n", pushed));
+    assertTrue(pushed.contains("hudi_freshness_pending_instants" + labels + " 1"), String.join("\n", pushed));
+    assertEquals(1500.0, pushgateway.scrape("hudi_freshness_waiting_source_orders_").get(
+        "hudi_freshness_waiting_source_orders_lag_seconds"));
   }
 
   @Test

@@ -128,11 +128,27 @@ class TestFreshnessHistory {
     history.append(measurementAt(T0, 6, Observer.CALLBACK));
     List<String> lines = HistoryTable.format(history.newest(10)).lines().collect(Collectors.toList());
     assertEquals(3, lines.size());
-    assertEquals(List.of("measured_at", "pipeline", "observer", "commit", "source", "state", "lag_s", "raw_lag_s",
-        "sla_ratio", "pending"), List.of(lines.get(0).trim().split(" +")));
-    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "orders", "WAITING", "360.0",
+    assertEquals(List.of("measured_at", "pipeline", "observer", "commit", "source", "state", "status", "lag_s",
+        "raw_lag_s", "sla_ratio", "pending"), List.of(lines.get(0).trim().split(" +")));
+    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "orders", "WAITING", "OK", "360.0",
         "360.0", "0.100", "2"), List.of(lines.get(1).trim().split(" +")));
-    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "users", "NO_CHECKPOINT", "-", "-",
-        "-", "-"), List.of(lines.get(2).trim().split(" +")));
+    assertEquals(List.of(T0.toString(), "joined", "CALLBACK", "20261129110000006", "users", "NO_CHECKPOINT",
+        "NO_DATA", "-", "-", "-", "-"), List.of(lines.get(2).trim().split(" +")));
+  }
+
+  @Test
+  void readsTheEntriesSinceATimeAndTheOneBefore() throws Exception {
+    FreshnessHistory history = FreshnessHistory.open(dir.toString(), 10, new Configuration());
+    for (int minutes = 0; minutes <= 40; minutes += 10) {
+      history.append(measurementAt(T0.plus(Duration.ofMinutes(minutes)), 1, Observer.REPORTER));
+    }
+
+    List<String> since = history.since(T0.plus(Duration.ofMinutes(25))).stream()
+        .map(entry -> entry.get("measuredAt").asText()).collect(Collectors.toList());
+
+    assertEquals(List.of(T0.plus(Duration.ofMinutes(20)).toString(), T0.plus(Duration.ofMinutes(30)).toString(),
+        T0.plus(Duration.ofMinutes(40)).toString()), since);
+    assertEquals(5, history.since(T0.minus(Duration.ofMinutes(1))).size());
+    assertTrue(FreshnessHistory.open(dir.resolve("none").toString(), 3, new Configuration()).since(T0).isEmpty());
   }
 }

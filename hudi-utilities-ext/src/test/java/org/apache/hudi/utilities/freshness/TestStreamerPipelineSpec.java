@@ -82,6 +82,25 @@ class TestStreamerPipelineSpec {
   }
 
   @Test
+  void statusWindowDefaultsToTheSlaAndPrometheusPushIsOffUnlessAddressed() {
+    String[] source = {"hoodie.streamer.source.hoodieincr.path", "/data/orders",
+        "hoodie.streamer.freshness.sla.minutes", "30"};
+    PipelineSpec defaults = StreamerPipelineSpec.from(props(source), "/data/copy", "copy");
+    assertEquals(Duration.ofMinutes(30), defaults.policy().statusWindow());
+    assertFalse(defaults.pushgatewayAddress().isPresent());
+    assertEquals("hudi_freshness", defaults.pushgatewayJob());
+
+    TypedProperties set = props(source);
+    set.setProperty("hoodie.deltastreamer.freshness.status.window.minutes", "15");
+    set.setProperty("hoodie.streamer.freshness.prometheus.pushgateway.address", "gateway:9091");
+    set.setProperty("hoodie.streamer.freshness.prometheus.pushgateway.job", "freshness");
+    PipelineSpec spec = StreamerPipelineSpec.from(set, "/data/copy", "copy");
+    assertEquals(Duration.ofMinutes(15), spec.policy().statusWindow());
+    assertEquals("gateway:9091", spec.pushgatewayAddress().get());
+    assertEquals("freshness", spec.pushgatewayJob());
+  }
+
+  @Test
   void hoodieIncrSourceTableIsTheOnlySourceNamedAfterItsFolder() {
     PipelineSpec spec = StreamerPipelineSpec.from(props("hoodie.deltastreamer.source.hoodieincr.path",
         "/data/orders"), "/data/copy", "copy");

@@ -20,7 +20,6 @@ package org.apache.hudi.utilities.hudi014;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -28,13 +27,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
@@ -101,23 +95,10 @@ class TestFreshnessReporter {
   }
 
   private String table(String name, HoodieTableType type) throws Exception {
-    String path = dir.resolve(name).toUri().toString();
-    HoodieTableMetaClient.withPropertyBuilder().setTableType(type).setTableName(name).initTable(CONF, path);
-    return path;
+    return WrittenTimelines.table(dir, name, type);
   }
 
-  /** Completes an instant of the action whose metadata holds the given extra metadata; returns its time. */
   private static String complete(String basePath, String action, Map<String, String> extraMetadata) throws Exception {
-    HoodieActiveTimeline timeline = HoodieTableMetaClient.builder().setConf(CONF).setBasePath(basePath).build()
-        .getActiveTimeline();
-    String instant = HoodieActiveTimeline.createNewInstantTime();
-    HoodieInstant requested = new HoodieInstant(HoodieInstant.State.REQUESTED, action, instant);
-    timeline.createNewInstant(requested);
-    timeline.transitionRequestedToInflight(requested, Option.empty());
-    HoodieCommitMetadata metadata = new HoodieCommitMetadata();
-    extraMetadata.forEach(metadata::addMetadata);
-    timeline.saveAsComplete(new HoodieInstant(HoodieInstant.State.INFLIGHT, action, instant),
-        Option.of(metadata.toJsonString().getBytes(StandardCharsets.UTF_8)));
-    return instant;
+    return WrittenTimelines.complete(basePath, action, extraMetadata);
   }
 }

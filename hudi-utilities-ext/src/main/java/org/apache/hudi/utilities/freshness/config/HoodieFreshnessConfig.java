@@ -142,4 +142,29 @@ public class HoodieFreshnessConfig extends HoodieConfig {
           + "properties that the freshness consumer takes from the Streamer (e.g. "
           + "hoodie.streamer.freshness.kafka.consumer.sasl.jaas.config for a read-only principal, or .group.id). "
           + "The freshness consumer never uses the Streamer's group.id and never commits offsets.");
+
+  public static final ConfigProperty<String> STATUS_WINDOW_MINUTES = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "status.window.minutes")
+      .noDefaultValue("the SLA")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "status.window.minutes")
+      .markAdvanced()
+      .withDocumentation("Window, in minutes, over which each source's status is rated from the history: STALLED "
+          + "when data waited at an unchanged position for a whole window, LAGGING when the lag grew across it while "
+          + "the position moved (see StatusRules).");
+
+  public static final ConfigProperty<String> PUSHGATEWAY_ADDRESS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.address")
+      .noDefaultValue("not pushed")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.address")
+      .withDocumentation("Prometheus pushgateway (host:port) that receives the labelled freshness metrics "
+          + "(hudi_freshness_lag_seconds{pipeline,source,source_kind} and the others) after every measurement, "
+          + "grouped by job, pipeline and observer. Independent of hoodie.metrics.*, which keeps publishing the "
+          + "per-pipeline names to Hudi's reporters.");
+
+  public static final ConfigProperty<String> PUSHGATEWAY_JOB = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.job")
+      .defaultValue(PipelineSpec.DEFAULT_PUSHGATEWAY_JOB)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.job")
+      .markAdvanced()
+      .withDocumentation("Pushgateway job of the labelled freshness metrics.");
 }

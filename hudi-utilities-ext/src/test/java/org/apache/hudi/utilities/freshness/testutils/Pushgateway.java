@@ -19,19 +19,10 @@
 package org.apache.hudi.utilities.freshness.testutils;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import org.apache.hudi.common.util.Option;
 
 /**
  * A real Prometheus pushgateway (Debian package prometheus-pushgateway) on a free 127.0.0.1 port, started by the test
@@ -39,52 +30,29 @@ import org.apache.hudi.common.util.Option;
  */
 public final class Pushgateway implements AutoCloseable {
 
-  private static final String[] BINARIES = {"/usr/bin/prometheus-pushgateway", "/usr/local/bin/pushgateway",
-      "/usr/local/bin/prometheus-pushgateway"};
+  private final LocalServer server;
 
-  private final Process process;
-  private final int port;
-
-  private Pushgateway(Process process, int port) {
-    this.process = process;
-    this.port = port;
+  private Pushgateway(LocalServer server) {
+    this.server = server;
   }
 
   public static Pushgateway start(Path log) throws IOException, InterruptedException {
-    String binary = binary().orElseThrow(() -> new IllegalStateException("Cannot start the Prometheus pushgateway: "
-        + "none of " + Arrays.toString(BINARIES) + " exists (apt-get install prometheus-pushgateway; .ci/run does)"));
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    Process process = new ProcessBuilder(binary, "--web.listen-address=127.0.0.1:" + port)
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    Pushgateway gateway = new Pushgateway(process, port);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!gateway.ready()) {
-      if (!process.isAlive() || System.nanoTime() > deadline) {
-        gateway.close();
-        throw new IllegalStateException("Cannot start the Prometheus pushgateway on port " + port + ": not ready "
-            + "(see " + log + ": " + new String(Files.readAllBytes(log), StandardCharsets.UTF_8) + ")");
-      }
-      Thread.sleep(100);
-    }
-    return gateway;
+    String binary = LocalServer.binary("prometheus-pushgateway", "/usr/bin/prometheus-pushgateway",
+        "/usr/local/bin/pushgateway", "/usr/local/bin/prometheus-pushgateway");
+    int port = LocalServer.freePort();
+    // Debian's build persists to /var/lib/prometheus/pushgateway.data by default: every test would see the series
+    // of the tests before it (and of other processes). An empty file name keeps them in memory.
+    return new Pushgateway(LocalServer.start(List.of(binary, "--web.listen-address=127.0.0.1:" + port,
+        "--persistence.file="), port, "/-/ready", log));
   }
 
   public int port() {
-    return port;
+    return server.port();
   }
 
   /** The text exposition of /metrics. */
   public String scrapeText() throws IOException {
-    HttpURLConnection connection = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics")
-        .openConnection();
-    try (InputStream in = connection.getInputStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } finally {
-      connection.disconnect();
-    }
+    return server.get("/metrics");
   }
 
   /**
@@ -93,43 +61,22 @@ public final class Pushgateway implements AutoCloseable {
    */
   public Map<String, Double> scrape(String namePrefix) throws IOException {
     Map<String, Double> samples = new TreeMap<>();
-    for (String line : scrapeText().split("\n")) {
+    String text = scrapeText();
+    for (String line : text.split("\n")) {
       if (line.startsWith(namePrefix)) {
         int nameEnd = line.indexOf('{') >= 0 ? line.indexOf('{') : line.indexOf(' ');
         String name = line.substring(0, nameEnd);
         double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         if (samples.put(name, value) != null) {
-          throw new IllegalStateException("Metric " + name + " is pushed more than once:\n" + scrapeText());
+          throw new IllegalStateException("Metric " + name + " is pushed more than once:\n" + text);
         }
       }
     }
     return samples;
   }
 
-  private boolean ready() {
-    try {
-      HttpURLConnection connection = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/-/ready")
-          .openConnection();
-      try {
-        return connection.getResponseCode() == 200;
-      } finally {
-        connection.disconnect();
-      }
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static Option<String> binary() {
-    return Option.fromJavaOptional(Arrays.stream(BINARIES).filter(path -> Files.isExecutable(Paths.get(path)))
-        .findFirst());
-  }
-
   @Override
   public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-    }
+    server.close();
   }
 }

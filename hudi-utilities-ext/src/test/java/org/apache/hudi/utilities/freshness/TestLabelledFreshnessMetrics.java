@@ -1,0 +1,128 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The labelled series, as the Prometheus text format writes them: one name per measure, pipeline and source as
+ * labels, 0 reported when it is the value, and no series for a value that is not known.
+ */
+class TestLabelledFreshnessMetrics {
+
+  private static final Instant NOW = Instant.parse("2026-11-30T08:00:00Z");
+  private static final FreshnessPolicy POLICY = FreshnessPolicy.of(Duration.ofMinutes(60), Duration.ofDays(7));
+
+  private static PipelineSpec pipeline(String name) {
+    return PipelineSpec.builder(name, "/data/" + name).policy(POLICY).source(SourceSpec.hudi("orders", "/data/o"))
+        .build();
+  }
+
+  private static PipelineFreshness measured(String pipeline, SourceFreshness... sources) {
+    return new PipelineFreshness(pipeline, "/data/" + pipeline, Observer.CALLBACK, NOW,
+        StoredCheckpoint.found("20261130070000000", "orders=1", 1), List.of(sources));
+  }
+
+  /** Every sample line of the text exposition, by series (name and labels). */
+  private static Map<String, Double> samples(MultiCollector collector) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, collector.collect());
+    Map<String, Double> samples = new TreeMap<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.startsWith("#") && !line.isEmpty()) {
+        samples.put(line.substring(0, line.lastIndexOf(' ')), Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+      }
+    }
+    return samples;
+  }
+
+  @Test
+  void caughtUpSourceReportsZeroesAndIdle() throws Exception {
+    LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
+    metrics.update(pipeline("joined"), measured("joined",
+        SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
+
+    Map<String, Double> samples = samples(metrics);
+
+    String source = "{pipeline=\"joined\",source=\"orders\",source_kind=\"hudi\"";
+    assertEquals(0.0, samples.get("hudi_freshness_lag_seconds" + source + "}"));
+    assertEquals(0.0, samples.get("hudi_freshness_raw_lag_seconds" + source + "}"));
+    assertEquals(0.0, samples.get("hudi_freshness_sla_ratio" + source + "}"));
+    assertEquals(0.0, samples.get("hudi_freshness_pending_instants" + source + "}"));
+    assertEquals(1.0, samples.get("hudi_freshness_status" + source + ",status=\"IDLE\"}"));
+    assertEquals(0.0, samples.get("hudi_freshness_status" + source + ",status=\"OK\"}"));
+    assertEquals(3600.0, samples.get("hudi_freshness_sla_seconds{pipeline=\"joined\"}"));
+    assertEquals(NOW.getEpochSecond(), samples.get("hudi_freshness_last_measurement_timestamp_seconds"
+        + "{pipeline=\"joined\"}"));
+    assertEquals(1.0, samples.get("hudi_freshness_measurements_total{pipeline=\"joined\"}"));
+  }
+
+  @Test
+  void waitingSourceReportsItsLagAndAnUnknownOneHasNoSeries() throws Exception {
+    LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
+    metrics.update(pipeline("joined"), measured("joined",
+        SourceFreshness.measure("orders", SourceKind.HUDI, "1",
+            QueueHead.waitingSince(NOW.minus(Duration.ofMinutes(15)), 2), NOW, POLICY),
+        SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
+    metrics.countFailure("joined");
+
+    Map<String, Double> samples = samples(metrics);
+
+    String orders = "{pipeline=\"joined\",source=\"orders\",source_kind=\"hudi\"";
+    assertEquals(900.0, samples.get("hudi_freshness_lag_seconds" + orders + "}"));
+    assertEquals(0.25, samples.get("hudi_freshness_sla_ratio" + orders + "}"));
+    assertEquals(2.0, samples.get("hudi_freshness_pending_instants" + orders + "}"));
+    String users = "{pipeline=\"joined\",source=\"users\",source_kind=\"hudi\"";
+    assertEquals(1.0, samples.get("hudi_freshness_status" + users + ",status=\"NO_DATA\"}"));
+    assertFalse(samples.containsKey("hudi_freshness_lag_seconds" + users + "}"), samples.toString());
+    assertFalse(samples.containsKey("hudi_freshness_pending_instants" + users + "}"), samples.toString());
+    assertEquals(1.0, samples.get("hudi_freshness_failures_total{pipeline=\"joined\"}"));
+  }
+
+  @Test
+  void pipelineViewHoldsThatPipelineOnly() throws Exception {
+    LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
+    metrics.update(pipeline("a"), measured("a",
+        SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
+    metrics.update(pipeline("b"), measured("b",
+        SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
+    metrics.countFailure("b");
+
+    Map<String, Double> onlyA = samples(metrics.of("a"));
+
+    assertTrue(onlyA.containsKey("hudi_freshness_lag_seconds{pipeline=\"a\",source=\"orders\",source_kind=\"hudi\"}"));
+    assertTrue(onlyA.keySet().stream().noneMatch(series -> series.contains("pipeline=\"b\"")), onlyA.toString());
+    assertTrue(samples(metrics).keySet().stream().anyMatch(series -> series.contains("pipeline=\"b\"")));
+  }
+}
