@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The local file system, counting how often each Hudi table's timeline folder ({@code <base>/.hoodie}) is listed (one
- * listing per timeline load) and how often its {@code hoodie.properties} is opened (one per meta client built). Installed for {@code file:} paths of one Hadoop configuration by {@link #install}, uncached
- * so that every {@code FileSystem.get} on that configuration returns a counting instance.
+ * listing per timeline load) and how often its {@code hoodie.properties} is opened (one per meta client built).
+ * Installed for {@code file:} paths of one Hadoop configuration by {@link #install}, uncached so that every
+ * {@code FileSystem.get} on that configuration returns a counting instance.
  */
 public final class TimelineListingCounter extends LocalFileSystem {
 
