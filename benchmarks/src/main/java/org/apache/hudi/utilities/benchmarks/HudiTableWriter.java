@@ -28,7 +28,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 
 /**
- * Writes the source tables of every benchmark: COPY_ON_WRITE, non-partitioned, ordered by a {@code ts} column, each
+ * Writes the source tables of every benchmark: COPY_ON_WRITE unless told otherwise, non-partitioned, ordered by a {@code ts} column, each
  * write's shuffle on 2 partitions (the cores of the machine measured). Immutable: each {@code with...} returns a new
  * writer, so that a benchmark states once the options its tables need.
  */
@@ -64,6 +64,11 @@ final class HudiTableWriter {
   HudiTableWriter withoutSmallFiles(int maxFileMib) {
     return with("hoodie.parquet.small.file.limit", "0")
         .with("hoodie.parquet.max.file.size", String.valueOf(maxFileMib * 1024L * 1024L));
+  }
+
+  /** Tables of {@code tableType} ({@code COPY_ON_WRITE} or {@code MERGE_ON_READ}). */
+  HudiTableWriter withTableType(String tableType) {
+    return with("hoodie.datasource.write.table.type", tableType);
   }
 
   /** No metadata table: a write, and a read that plans from the file system, do not pay for it. */

@@ -20,7 +20,6 @@ package org.apache.hudi.utilities.benchmarks;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -390,13 +389,7 @@ final class MultiTableBenchmark implements Benchmark {
   }
 
   private String sql(String text) {
-    try {
-      Path file = work.createFile("batch", ".sql");
-      Files.writeString(file, text);
-      return file.toUri().toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return work.sqlFile(text);
   }
 
   private static String ratio(double numerator, double denominator) {

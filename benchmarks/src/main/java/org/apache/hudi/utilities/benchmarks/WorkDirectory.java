@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.benchmarks;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -56,6 +57,17 @@ final class WorkDirectory implements AutoCloseable {
   /** A new empty file in this directory, its name starting with {@code prefix} and ending with {@code suffix}. */
   Path createFile(String prefix, String suffix) throws IOException {
     return Files.createTempFile(root, prefix, suffix);
+  }
+
+  /** A new SQL file in this directory holding {@code text}; its {@code file:} URI, as the SQL file transformers take it. */
+  String sqlFile(String text) {
+    try {
+      Path file = createFile("batch", ".sql");
+      Files.writeString(file, text);
+      return file.toUri().toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override

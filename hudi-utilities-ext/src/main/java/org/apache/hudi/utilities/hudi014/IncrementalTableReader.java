@@ -141,9 +141,25 @@ final class IncrementalTableReader {
     Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
-      return new TableBatch(table.name(), withPartitionFields(table, read.getLeft().get()), Option.of(read.getRight()), false);
+      Dataset<Row> rows = withPartitionFields(table, read.getLeft().get());
+      keepColumnsIfCaughtUp(table, timeline, position, read.getRight(), rows);
+      return new TableBatch(table.name(), rows, Option.of(read.getRight()), false);
     }
     return withoutNewData(table, timeline, position);
+  }
+
+  /**
+   * An incremental read that ends at the table's latest commit has the columns a read of that commit has (both take
+   * the table's latest schema, through the same stock source settings): kept for the batch that finds the table caught
+   * up there, which then resolves nothing. A snapshot read (no position, or one before the active timeline) is not
+   * kept: its columns' metadata differs from an incremental read's.
+   */
+  private void keepColumnsIfCaughtUp(SourceTable table, SourceTimeline timeline, Option<String> position, String end,
+                                     Dataset<Row> rows) {
+    boolean incremental = position.isPresent() && !timeline.completedCommits().isBeforeTimelineStarts(position.get());
+    if (incremental && timeline.latestCompletedInstant().map(end::equals).orElse(false)) {
+      caughtUpColumns.put(table.name(), Pair.of(end, rows.schema()));
+    }
   }
 
   /**

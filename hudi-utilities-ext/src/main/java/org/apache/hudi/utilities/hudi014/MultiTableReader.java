@@ -39,6 +39,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
@@ -48,6 +49,8 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * {@link AlignmentMode#COMMIT_TIME_CEILING}, plans every table's window, cuts the windows at the
  * {@link CommitTimeCeiling}, then reads exactly those windows. Loading, planning and reading run for up to
  * {@code read.parallelism} tables at a time.
+ *
+ * <p>A table's meta client is built once: later batches reload its timeline ({@link SourceTimeline#reload}).
  */
 public final class MultiTableReader {
 
@@ -59,6 +62,8 @@ public final class MultiTableReader {
   private final WindowPlanner planner;
   private final ParallelTableTasks tasks;
   private final Clock clock;
+  /** Per table: its timeline of the last batch, reloaded by the next one. */
+  private final Map<String, SourceTimeline> lastTimelines = new ConcurrentHashMap<>();
 
   /**
    * @param clock what "now" is for the idle timeout of {@link AlignmentMode#COMMIT_TIME_CEILING}
@@ -94,15 +99,22 @@ public final class MultiTableReader {
     }
   }
 
-  /** Lists every table's timeline once for this batch. */
+  /** Lists every table's timeline once for this batch; the timelines of the previous batch must not be read any more. */
   public BatchTimelines loadTimelines() {
-    List<Option<SourceTimeline>> loaded = tasks.map(conf.tables(),
-        table -> SourceTimeline.load(table.path(), jsc.hadoopConfiguration()));
+    List<Option<SourceTimeline>> loaded = tasks.map(conf.tables(), this::loadTimeline);
     Map<String, Option<SourceTimeline>> byTable = new LinkedHashMap<>();
     for (int i = 0; i < loaded.size(); i++) {
       byTable.put(conf.tables().get(i).name(), loaded.get(i));
     }
     return new BatchTimelines(byTable);
+  }
+
+  private Option<SourceTimeline> loadTimeline(SourceTable table) {
+    SourceTimeline last = lastTimelines.remove(table.name());
+    Option<SourceTimeline> timeline = last == null ? SourceTimeline.load(table.path(), jsc.hadoopConfiguration())
+        : last.reload();
+    timeline.ifPresent(loaded -> lastTimelines.put(table.name(), loaded));
+    return timeline;
   }
 
   /**

@@ -31,6 +31,8 @@ import org.apache.hudi.exception.TableNotFoundException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.text.ParseException;
@@ -46,9 +48,11 @@ import java.time.ZoneOffset;
  *
  * <p>The one place that loads a source table's timeline for this plugin: window planning, the archive check, the
  * latest-instant lookup, the caught-up check and the freshness probe all read this value instead of listing the
- * table again.
+ * table again. A later batch {@link #reload reloads} it: one listing of the timeline, not a new meta client.
  */
 public final class SourceTimeline {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SourceTimeline.class);
 
   private final HoodieTableMetaClient metaClient;
   private final HoodieTimeline completed;
@@ -73,6 +77,29 @@ public final class SourceTimeline {
     } catch (TableNotFoundException e) {
       return Option.empty();
     }
+  }
+
+  /**
+   * Lists the table's timeline again, for a later batch, with this value's meta client: the table check on
+   * {@code .hoodie} and {@code hoodie.properties} are not read again (on S3: one LIST instead of five requests). The
+   * table's type, timeline zone and archive folder are taken as unchanged while a source reads it. A timeline that
+   * cannot be listed or lists nothing (the table was removed) is loaded afresh, so a missing table is reported as
+   * {@link #load} reports it.
+   *
+   * <p>This value must not be read afterwards: it shares the meta client, whose active timeline the reload replaces.
+   *
+   * @return the timeline now; empty if the path holds no Hudi table any more
+   */
+  public Option<SourceTimeline> reload() {
+    try {
+      if (!metaClient.reloadActiveTimeline().empty()) {
+        return Option.of(new SourceTimeline(metaClient));
+      }
+    } catch (HoodieIOException e) {
+      LOG.info("Cannot list the timeline of {} again ({}); loading the table afresh", metaClient.getBasePathV2(),
+          e.getMessage());
+    }
+    return load(metaClient.getBasePathV2().toString(), metaClient.getHadoopConf());
   }
 
   public HoodieTableMetaClient metaClient() {

@@ -29,6 +29,7 @@ import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.TimelineListingCounter;
 
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.types.StructType;
@@ -87,6 +88,32 @@ class TestIncrementalTableReader {
     assertEquals(Option.empty(), caughtUp.advancedTo());
     assertEquals(0, caughtUp.rows().count());
     assertEquals(columns(fromStart.rows().schema()), columns(caughtUp.rows().schema()));
+  }
+
+  @Test
+  void tableCaughtUpByAnIncrementalReadKeepsTheColumnsOfThatRead() {
+    String path = dir.resolve("users").toUri().toString();
+    String first = HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alice", 1L));
+    String last = HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alicia", 2L));
+    IncrementalTableReader reader = reader("users", path, "READ_UPTO_LATEST_COMMIT", 5);
+    SourceTable sourceTable = MultiTableReadConf.from(props("users", path, "READ_UPTO_LATEST_COMMIT", 5)).tables().get(0);
+    assertEquals(Option.of(last), read(reader, sourceTable, Option.of(first)).advancedTo());
+
+    Option<SourceTimeline> timeline = SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration());
+    TableBatch caughtUp;
+    int propertiesReads;
+    TimelineListingCounter.install(SharedSpark.jsc().hadoopConfiguration());
+    try {
+      caughtUp = reader.read(sourceTable, timeline, Option.of(last));
+      propertiesReads = TimelineListingCounter.propertiesReads(path);
+    } finally {
+      TimelineListingCounter.uninstall(SharedSpark.jsc().hadoopConfiguration());
+    }
+    TableBatch resolved = read(reader("users", path, "READ_UPTO_LATEST_COMMIT", 5), sourceTable, Option.of(last));
+
+    assertEquals(0, propertiesReads, "the caught-up batch read nothing: the incremental read gave the columns");
+    assertEquals(Option.empty(), caughtUp.advancedTo());
+    assertEquals(resolved.rows().schema(), caughtUp.rows().schema(), "the columns of a read of the latest commit");
   }
 
   /** Names, types and nullability; field metadata differs between Hudi's snapshot and incremental relations. */

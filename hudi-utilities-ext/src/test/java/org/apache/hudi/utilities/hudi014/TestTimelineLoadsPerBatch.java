@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Each source table's timeline is listed once per batch by the plugin, on top of what the stock
  * {@code HoodieIncrSource} read of that table lists itself; a caught-up table, whose columns are known from an
- * earlier batch, costs that one listing only.
+ * earlier batch, costs that one listing only. The plugin builds a table's meta client (reading its
+ * {@code hoodie.properties}) in the first batch only; later batches reload its timeline.
  */
 class TestTimelineLoadsPerBatch {
 
@@ -92,6 +93,32 @@ class TestTimelineLoadsPerBatch {
         + "multi %d%n", stockWithNews, multiWithNews, stockCaughtUp, multiCaughtUp);
     assertEquals(stockWithNews + 1, multiWithNews, "the stock read's listings plus the batch's own timeline");
     assertEquals(1, multiCaughtUp, "a caught-up table is only listed for the batch's own timeline");
+  }
+
+  @Test
+  void thePluginReadsATablesPropertiesInItsFirstBatchOnly() {
+    TimelineListingCounter.reset();
+    stockListings(withNews, withNewsPosition);
+    int stockWithNews = TimelineListingCounter.propertiesReads(withNews);
+    assertTrue(stockWithNews > 0, "the stock read builds meta clients");
+
+    HoodieIncrMultiSource source = new HoodieIncrMultiSource(multiTableProps("NONE"), SharedSpark.jsc(),
+        SharedSpark.session(), null);
+    String checkpoint = "orders=" + withNewsPosition + ",returns=" + caughtUpPosition;
+    TimelineListingCounter.reset();
+    fetch(source, checkpoint);
+    int firstWithNews = TimelineListingCounter.propertiesReads(withNews);
+    int firstCaughtUp = TimelineListingCounter.propertiesReads(caughtUp);
+    TimelineListingCounter.reset();
+    fetch(source, checkpoint);
+
+    System.out.printf("hoodie.properties reads per table and batch: with new commits stock %d, multi first batch %d, "
+        + "later %d; caught up multi first batch %d, later %d%n", stockWithNews, firstWithNews,
+        TimelineListingCounter.propertiesReads(withNews), firstCaughtUp, TimelineListingCounter.propertiesReads(caughtUp));
+    assertEquals(stockWithNews + 1, firstWithNews, "the stock read's and the plugin's meta client in the first batch");
+    assertEquals(stockWithNews, TimelineListingCounter.propertiesReads(withNews),
+        "later batches reload the plugin's meta client: only the stock read builds any");
+    assertEquals(0, TimelineListingCounter.propertiesReads(caughtUp), "a caught-up table builds none in a later batch");
   }
 
   @Test

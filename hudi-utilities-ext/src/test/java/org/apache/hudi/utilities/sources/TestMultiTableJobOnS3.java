@@ -156,7 +156,9 @@ class TestMultiTableJobOnS3 {
    * What the plugin adds per table and batch on Hudi 0.14 today: its own load of the table's timeline
    * ({@code SourceTimeline}, a {@code HoodieTableMetaClient}): Hudi's table check on {@code .hoodie} (a HEAD and a
    * LIST), {@code hoodie.properties} (a HEAD and a GET), the timeline listing (a LIST). The stock read builds its own
-   * meta clients, which the plugin cannot lend it one of.
+   * meta clients, which the plugin cannot lend it one of. That is the first batch of a source, which each sync here is
+   * (a new Streamer); a running source's later batches reload the timeline only (a LIST: {@code SourceTimeline#reload},
+   * measured by {@code bash benchmarks/run.sh s3}).
    */
   private static final int TIMELINE_LOAD_REQUESTS = 5;
 

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.testutils;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -29,19 +30,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The local file system, counting how often each Hudi table's timeline folder ({@code <base>/.hoodie}) is listed: one
- * listing per timeline load. Installed for {@code file:} paths of one Hadoop configuration by {@link #install}, uncached
- * so that every {@code FileSystem.get} on that configuration returns a counting instance.
+ * The local file system, counting how often each Hudi table's timeline folder ({@code <base>/.hoodie}) is listed (one
+ * listing per timeline load) and how often its {@code hoodie.properties} is opened (one per meta client built).
+ * Installed for {@code file:} paths of one Hadoop configuration by {@link #install}, uncached so that every
+ * {@code FileSystem.get} on that configuration returns a counting instance.
  */
 public final class TimelineListingCounter extends LocalFileSystem {
 
   private static final Map<String, AtomicInteger> LISTINGS = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> PROPERTIES_READS = new ConcurrentHashMap<>();
 
   /** Counts listings of {@code file:} paths made through {@code conf} from now until {@link #uninstall}. */
   public static void install(Configuration conf) {
     conf.set("fs.file.impl", TimelineListingCounter.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
-    LISTINGS.clear();
+    reset();
   }
 
   public static void uninstall(Configuration conf) {
@@ -51,12 +54,27 @@ public final class TimelineListingCounter extends LocalFileSystem {
 
   public static void reset() {
     LISTINGS.clear();
+    PROPERTIES_READS.clear();
   }
 
   /** How often the timeline of the table at {@code basePath} was listed since the last reset. */
   public static int timelineListings(String basePath) {
     AtomicInteger count = LISTINGS.get(new Path(basePath, ".hoodie").toUri().getPath());
     return count == null ? 0 : count.get();
+  }
+
+  /** How often the {@code hoodie.properties} of the table at {@code basePath} was opened since the last reset. */
+  public static int propertiesReads(String basePath) {
+    AtomicInteger count = PROPERTIES_READS.get(new Path(new Path(basePath, ".hoodie"), "hoodie.properties").toUri().getPath());
+    return count == null ? 0 : count.get();
+  }
+
+  @Override
+  public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    if (path.getName().equals("hoodie.properties")) {
+      PROPERTIES_READS.computeIfAbsent(path.toUri().getPath(), key -> new AtomicInteger()).incrementAndGet();
+    }
+    return super.open(path, bufferSize);
   }
 
   @Override

@@ -47,8 +47,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real S3 endpoint for tests: S3Proxy ({@code org.gaul:s3proxy}) in its own JVM on a free 127.0.0.1 port, so that
- * its ~130 jars (jclouds, its own Jetty) never meet Spark's or Hudi's. Its classpath is resolved by Maven at build time
+ * A real S3 endpoint for tests and benchmarks: S3Proxy ({@code org.gaul:s3proxy}) in its own JVM on a free 127.0.0.1
+ * port, so that its ~130 jars (jclouds, its own Jetty) never meet Spark's or Hudi's. Its classpath is resolved by Maven at build time
  * (module {@code test-servers/s3proxy}, file named by the system property {@code s3proxy.classpath.file}). Clients
  * reach it through Hadoop's S3A with {@link #s3aSettings()}.
  *
@@ -59,7 +59,8 @@ import java.util.concurrent.TimeUnit;
  * or fails with HTTP 500 ({@code filesystem-nio2}). Tests keep their data small; the JVM has 768 MB.
  *
  * <p>{@link #close()} stops the S3Proxy JVM and anything it started, and forgets the cached S3A file systems of its
- * buckets. Its log is kept under {@code target/test-server-logs} (named in every failure message), pass or fail.
+ * buckets. Its log is kept under {@code target/test-server-logs}, or the folder of the system property
+ * {@code test.server.logs.dir} (named in every failure message), pass or fail.
  */
 public final class S3ProxyServer implements AutoCloseable {
 
@@ -258,7 +259,7 @@ public final class S3ProxyServer implements AutoCloseable {
     if (file == null || !Files.isRegularFile(Paths.get(file))) {
       throw new IllegalStateException("Cannot start S3Proxy: its classpath file " + file + " does not exist (it is "
           + "written by the build of test-servers/s3proxy: run the tests through Maven from the repository root, "
-          + "e.g. mvn -B test -pl hudi-utilities-ext -am)");
+          + "e.g. mvn -B test -pl hudi-utilities-ext -am, and the benchmarks with benchmarks/run.sh)");
     }
     try {
       return new String(Files.readAllBytes(Paths.get(file)), StandardCharsets.UTF_8).trim();
