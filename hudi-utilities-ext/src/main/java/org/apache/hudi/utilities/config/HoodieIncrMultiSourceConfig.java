@@ -240,6 +240,15 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
   }
 
   /**
+   * The prefixes of every per-table key of a table, under its current and its legacy ({@code hoodie.deltastreamer.})
+   * name, for checks over keys this class does not declare.
+   */
+  public static List<String> tableKeyPrefixes(String table) {
+    String tablePrefix = TABLE_PREFIX.replace(TABLE_PLACEHOLDER, tableKeyName(table));
+    return Arrays.asList(STREAMER_CONFIG_PREFIX + tablePrefix, DELTA_STREAMER_CONFIG_PREFIX + tablePrefix);
+  }
+
+  /**
    * The form of a table name used inside config keys: dots become underscores so that property files and
    * key prefixes do not split the name.
    */

@@ -46,6 +46,9 @@ public final class SourceTable {
   /** The job-wide switch of Hudi's incremental reads, the default of the per-table one. */
   public static final String JOB_FULL_TABLE_SCAN_FALLBACK = "hoodie.datasource.read.incr.fallback.fulltablescan.enable";
 
+  /** What follows a table's key prefix in the keys of a per-table schema provider (Hudi's schemaprovider.* keys). */
+  private static final String SCHEMA_PROVIDER_KEY_PART = "schemaprovider.";
+
   private final String name;
   private final String path;
   private final int numInstants;
@@ -78,6 +81,7 @@ public final class SourceTable {
    */
   static SourceTable from(String table, TypedProperties props) {
     String cannot = String.format("read table '%s'", table);
+    rejectSchemaProviderKeys(table, props);
     String path = ConfigValues.raw(props, forTable(TABLE_PATH, table)).orElse("");
     if (path.isEmpty()) {
       throw new IllegalArgumentException(String.format("Cannot %s: %s is not set (set it to the table's base path)",
@@ -98,6 +102,22 @@ public final class SourceTable {
         ConfigValues.booleanValue(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table), cannot),
         fullTableScanFallback, partitionFields,
         ConfigValues.valueOrDefault(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table)).get());
+  }
+
+  /**
+   * A multi-table source takes each table's schema from the table's own Hudi metadata; a per-table schema provider
+   * would be silently ignored, so it fails the job at startup instead.
+   */
+  private static void rejectSchemaProviderKeys(String table, TypedProperties props) {
+    for (String prefix : HoodieIncrMultiSourceConfig.tableKeyPrefixes(table)) {
+      for (String key : props.stringPropertyNames()) {
+        if (key.startsWith(prefix + SCHEMA_PROVIDER_KEY_PART)) {
+          throw new IllegalArgumentException(String.format("Cannot configure a schema provider for table '%s': a "
+              + "multi-table source reads each table's schema from its Hudi metadata (remove %s; reshape columns in "
+              + "the transformer SQL, or set hoodie.streamer.schemaprovider.class for the target)", table, key));
+        }
+      }
+    }
   }
 
   /** The name as listed in the tables config and kept in the checkpoint. */

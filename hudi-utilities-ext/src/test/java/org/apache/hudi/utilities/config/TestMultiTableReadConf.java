@@ -109,6 +109,24 @@ class TestMultiTableReadConf {
   }
 
   @Test
+  void aPerTableSchemaProviderIsRejectedAtStartupUnderEitherPrefix() {
+    assertEquals("Cannot configure a schema provider for table 'db.users': a multi-table source reads each table's "
+        + "schema from its Hudi metadata (remove hoodie.deltastreamer.source.hudi.db_users.schemaprovider.class; "
+        + "reshape columns in the transformer SQL, or set hoodie.streamer.schemaprovider.class for the target)",
+        failure("hoodie.deltastreamer.source.hudi.db_users.schemaprovider.class", "x.FilebasedSchemaProvider"));
+    assertTrue(failure("hoodie.streamer.source.hudi.orders.schemaprovider.source.schema.file", "/s.avsc")
+        .startsWith("Cannot configure a schema provider for table 'orders'"));
+  }
+
+  @Test
+  void theJobWideSchemaProviderIsNotAPerTableKey() {
+    TypedProperties props = twoTables();
+    props.setProperty("hoodie.streamer.schemaprovider.target.schema.file", "/target.avsc");
+
+    assertEquals(List.of("orders", "db.users"), MultiTableReadConf.from(props).tableNames());
+  }
+
+  @Test
   void alignmentAndStrategiesAreOneOfTheirValues() {
     assertEquals("Cannot align the tables: hoodie.streamer.source.multi.hudi.alignment=CEILING is not one of "
         + "[NONE, COMMIT_TIME_CEILING]", failure("hoodie.streamer.source.multi.hudi.alignment", "CEILING"));
