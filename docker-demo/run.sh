@@ -145,6 +145,7 @@ run_streamer() {
     --hoodie-conf hoodie.metrics.pushgateway.job.name=hudi-freshness \
     --hoodie-conf hoodie.metrics.pushgateway.random.job.name.suffix=false \
     --hoodie-conf hoodie.metrics.pushgateway.delete.on.shutdown=false \
+    --hoodie-conf hoodie.streamer.freshness.prometheus.pushgateway.address=pushgateway:9091 \
     2>&1 | tee "${LOGS}/${log}"
 }
 
@@ -348,6 +349,14 @@ until on_master wget -qO- 'http://prometheus:9090/api/v1/query?query=hudi_freshn
   sleep 2
 done
 echo "Prometheus: hudi_freshness_joined_lag_seconds = $(sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p' "${LOGS}/prometheus.json")"
+tries=0
+until on_master wget -qO- 'http://prometheus:9090/api/v1/query?query=hudi_freshness_lag_seconds%7Bpipeline%3D%22joined%22%7D' \
+    > "${LOGS}/prometheus-labelled.json" 2> /dev/null && grep -q '"source":"users"' "${LOGS}/prometheus-labelled.json"; do
+  tries=$((tries + 1))
+  [[ "${tries}" -lt 15 ]] || die "Prometheus has not scraped hudi_freshness_lag_seconds{pipeline=\"joined\"} after 30 s"
+  sleep 2
+done
+echo "Prometheus: hudi_freshness_lag_seconds{pipeline=\"joined\"} has a series per source (dashboard: http://127.0.0.1:3000)"
 echo "check: freshness published through the pushgateway and scraped by Prometheus: OK"
 
 # -------------------------------------------------------------------------------------------------------- summary
