@@ -15,6 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
+
 package org.apache.hudi.utilities.testutils;
 
 import org.apache.hadoop.conf.Configuration;
