@@ -162,10 +162,14 @@ public final class SparkStandaloneCluster implements AutoCloseable {
         + dir + "/worker-<n>/<app-id>/<executor-id>/";
   }
 
-  /** Stops the Workers (with their executors) and the Master. */
+  /**
+   * Stops the Workers (with their executors) and the Master, and deletes what the executors fetched and spilled (a
+   * copy of every {@code --jars} jar per executor, some 100 MB each), keeping every log.
+   */
   @Override
   public void close() {
     stopAll();
+    deleteExecutorFiles();
     try {
       Runtime.getRuntime().removeShutdownHook(stopOnExit);
     } catch (IllegalStateException e) {
@@ -177,6 +181,17 @@ public final class SparkStandaloneCluster implements AutoCloseable {
     // Workers first: stopping the Master first makes them retry to reconnect instead of exiting.
     for (int i = daemons.size() - 1; i >= 0; i--) {
       LocalProcesses.stopTree(daemons.get(i).toHandle());
+    }
+  }
+
+  private void deleteExecutorFiles() {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.filter(file -> !file.startsWith(sparkHome) && !file.startsWith(dir.resolve("logs")))
+          .filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
+          .filter(file -> !(file.endsWith("stdout") || file.endsWith("stderr") || file.toString().endsWith(".log")))
+          .forEach(file -> file.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // Best effort: a file that cannot be deleted is left in target/.
     }
   }
 
