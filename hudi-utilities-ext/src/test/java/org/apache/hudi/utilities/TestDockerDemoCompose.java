@@ -53,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * it defines the services the demo needs, its credentials come from the environment only, every repository file it
  * mounts exists, every container path {@code run.sh} uses lies in a mount of the container that uses it (and exists
  * in the repository unless it is a build output or in the local Maven repository), the job files are demo/'s only
- * copy, and {@code run.sh} parses and passes shellcheck. Nothing is pulled or started.
+ * copy, and {@code run.sh} (and {@code demo/run-on-cluster.sh}, the native cluster path that is its tested
+ * equivalent) parses and passes shellcheck. Nothing is pulled or started.
  *
  * <p>Without {@code docker-compose} (or {@code shellcheck}) the checks that need it are skipped with a message, except
  * under {@code CI=true}, where {@code .ci/run} installs both and a missing tool fails the test.
@@ -64,6 +65,7 @@ class TestDockerDemoCompose {
   private static final Path DOCKER_DEMO = ROOT.resolve("docker-demo");
   private static final Path COMPOSE_FILE = DOCKER_DEMO.resolve("docker-compose.yml");
   private static final Path RUN_SCRIPT = DOCKER_DEMO.resolve("run.sh");
+  private static final Path CLUSTER_SCRIPT = ROOT.resolve("demo").resolve("run-on-cluster.sh");
 
   /** The services of issue 10. */
   private static final Set<String> SERVICES = Set.of("spark-master", "spark-worker-1", "spark-worker-2", "minio",
@@ -181,11 +183,13 @@ class TestDockerDemoCompose {
   }
 
   @Test
-  void runScriptParsesAndPassesShellcheck() throws Exception {
-    ProcessResult syntax = run(List.of("bash", "-n", RUN_SCRIPT.toString()), Map.of());
-    assertEquals(0, syntax.exitCode, "bash -n " + RUN_SCRIPT + ":\n" + syntax.output);
-    ProcessResult shellcheck = run(List.of(tool("shellcheck"), RUN_SCRIPT.toString()), Map.of());
-    assertEquals(0, shellcheck.exitCode, "shellcheck " + RUN_SCRIPT + ":\n" + shellcheck.output);
+  void runScriptsParseAndPassShellcheck() throws Exception {
+    for (Path script : List.of(RUN_SCRIPT, CLUSTER_SCRIPT)) {
+      ProcessResult syntax = run(List.of("bash", "-n", script.toString()), Map.of());
+      assertEquals(0, syntax.exitCode, "bash -n " + script + ":\n" + syntax.output);
+      ProcessResult shellcheck = run(List.of(tool("shellcheck"), script.toString()), Map.of());
+      assertEquals(0, shellcheck.exitCode, "shellcheck " + script + ":\n" + shellcheck.output);
+    }
   }
 
   // ------------------------------------------------------------------------------------------------------- helpers

@@ -55,7 +55,8 @@ public class HaltBeforeCommitCompletesFileSystem extends LocalFileSystem {
     return super.rename(source, destination);
   }
 
-  private static void haltIfCompletingACommit(Path file) {
+  /** Halts the JVM if {@link CrashPoint#BEFORE_COMMIT_COMPLETES} is armed and {@code file} completes a commit. */
+  static void haltIfCompletingACommit(Path file) {
     Path timeline = file.getParent();
     if (timeline != null && HoodieTableMetaClient.METAFOLDER_NAME.equals(timeline.getName())
         && COMPLETED_COMMIT.matcher(file.getName()).matches() && !isMetadataTableTimeline(timeline)) {

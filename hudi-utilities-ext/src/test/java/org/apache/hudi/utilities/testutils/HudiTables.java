@@ -114,6 +114,11 @@ public final class HudiTables {
         .map(HoodieInstant::getTimestamp);
   }
 
+  /** The commits of a table in state INFLIGHT (its data files are being written), oldest first. */
+  public static List<String> inflightCommits(String path) {
+    return metaClient(path).getCommitsTimeline().filterInflights().getInstantsAsStream().map(HoodieInstant::getTimestamp).collect(Collectors.toList());
+  }
+
   /** Every instant on the active timeline, in any state: proves that a failed run started nothing. */
   public static List<String> allInstants(String path) {
     return metaClient(path).getActiveTimeline().getInstantsAsStream()

@@ -28,56 +28,81 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Starts a {@link StreamerJob} the way users run it, {@code spark-submit --class HoodieStreamer}, in a separate JVM.
  * Without a Spark distribution, the launch is {@code java -cp ... org.apache.spark.deploy.SparkSubmit}, which is what
- * the spark-submit script runs. The plugin sits on the classpath next to the Hudi bundles, since Hudi loads sources,
- * transformers and callbacks through its own class loader.
+ * the spark-submit script runs.
+ *
+ * <p>In local mode ({@link #start}) the plugin sits on the classpath next to the Hudi bundles, since Hudi loads
+ * sources, transformers and callbacks through its own class loader. On a cluster ({@link #startOnCluster}) the
+ * driver's classpath is Spark's {@code jars/} only, as with a real {@code spark-submit}, and the Hudi Spark bundle and
+ * the plugin travel in {@code --jars}, which puts them in one class loader on the driver and ships them to every
+ * executor.
  */
 public final class SparkSubmitLauncher {
+
+  /** Hudi's session settings, for every launch. */
+  private static final List<String> HUDI_SESSION = List.of(
+      "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+      "--conf", "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
+      "--conf", "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
+      "--conf", "spark.ui.enabled=false");
 
   private SparkSubmitLauncher() {
   }
 
   /**
-   * Starts the job; its output goes to {@code log}.
+   * Starts the job in {@code local[2]}; its output goes to {@code log}.
    *
    * @param extraJvmOptions more options for the driver JVM, e.g. system properties read by fault injectors
    */
   public static Process start(StreamerJob job, Path log, String... extraJvmOptions) {
-    List<String> deployment = deploymentClasspath();
-    String utilitiesBundle = deployment.stream().filter(jar -> jar.contains("hudi-utilities-slim-bundle"))
-        .findFirst().orElseThrow(() -> new IllegalStateException("no utilities bundle in " + deployment));
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    command.addAll(Arrays.asList(System.getProperty("spark.java17.opens").trim().split("\\s+")));
-    command.addAll(Arrays.asList(extraJvmOptions));
-    command.add("-cp");
-    command.add(System.getProperty("plugin.classes.dir") + File.pathSeparator
-        + System.getProperty("test.classes.dir") + File.pathSeparator + String.join(File.pathSeparator, deployment));
-    command.add(SparkSubmit.class.getName());
-    command.addAll(Arrays.asList("--master", "local[2]",
-        "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-        "--conf", "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
-        "--conf", "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
-        "--conf", "spark.ui.enabled=false",
-        "--class", HoodieStreamer.class.getName(),
-        utilitiesBundle));
+    List<String> command = driverJvm(Arrays.asList(extraJvmOptions), System.getProperty("plugin.classes.dir")
+        + File.pathSeparator + System.getProperty("test.classes.dir") + File.pathSeparator
+        + Deployment.classpath().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
+    command.addAll(Arrays.asList("--master", "local[2]"));
+    command.addAll(HUDI_SESSION);
+    command.addAll(Arrays.asList("--class", HoodieStreamer.class.getName(), Deployment.utilitiesBundle().toString()));
     command.addAll(Arrays.asList(job.arguments()));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    try {
-      return builder.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return launch(command, Map.of(), log);
+  }
+
+  /**
+   * Submits the job to a standalone cluster in client mode, as the README's standalone command: the driver runs in
+   * the launched JVM; one executor of 1 core and 1 GB per Worker; the Hudi Spark bundle, the plugin jar
+   * ({@link Deployment#pluginJar()}) and {@code extraJars} in {@code --jars}.
+   *
+   * @param sparkConf       more {@code --conf} settings, e.g. {@code spark.hadoop.fs.s3a.*}
+   * @param environment     added to the driver's environment (executors get the Workers')
+   * @param extraJvmOptions more options for the driver JVM, e.g. system properties read by fault injectors
+   */
+  public static Process startOnCluster(SparkStandaloneCluster cluster, StreamerJob job, Path log,
+                                       Map<String, String> sparkConf, Map<String, String> environment,
+                                       List<Path> extraJars, String... extraJvmOptions) {
+    List<String> command = driverJvm(Arrays.asList(extraJvmOptions), cluster.sparkClasspath());
+    command.addAll(Arrays.asList("--master", cluster.masterUrl(), "--deploy-mode", "client"));
+    List<Path> jars = new ArrayList<>(List.of(Deployment.sparkBundle(), Deployment.pluginJar()));
+    jars.addAll(extraJars);
+    command.addAll(Arrays.asList("--jars", jars.stream().map(Path::toString).collect(Collectors.joining(","))));
+    command.addAll(HUDI_SESSION);
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.executor.memory", SparkStandaloneCluster.MEMORY_PER_WORKER);
+    conf.put("spark.executor.cores", String.valueOf(SparkStandaloneCluster.CORES_PER_WORKER));
+    conf.put("spark.executor.extraJavaOptions", String.join(" ", Deployment.java17Options()));
+    conf.put("spark.sql.shuffle.partitions", "2");
+    conf.put("spark.default.parallelism", "2");
+    conf.putAll(sparkConf);
+    conf.forEach((key, value) -> command.addAll(Arrays.asList("--conf", key + "=" + value)));
+    command.addAll(Arrays.asList("--class", HoodieStreamer.class.getName(), Deployment.utilitiesBundle().toString()));
+    command.addAll(Arrays.asList(job.arguments()));
+    return launch(command, environment, log);
   }
 
   /** The last lines of a launch's output, for failure messages. */
@@ -90,10 +115,25 @@ public final class SparkSubmitLauncher {
     }
   }
 
-  private static List<String> deploymentClasspath() {
+  /** {@code java <options> -cp <classpath> SparkSubmit}, the rest of the command to follow. */
+  private static List<String> driverJvm(List<String> extraJvmOptions, String classpath) {
+    List<String> command = new ArrayList<>();
+    command.add(Deployment.java());
+    command.add("-Xmx1g");
+    command.addAll(Deployment.java17Options());
+    command.addAll(extraJvmOptions);
+    command.add("-cp");
+    command.add(classpath);
+    command.add(SparkSubmit.class.getName());
+    return command;
+  }
+
+  private static Process launch(List<String> command, Map<String, String> environment, Path log) {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     try {
-      return Arrays.asList(new String(Files.readAllBytes(Paths.get(System.getProperty("deployment.classpath.file"))),
-          StandardCharsets.UTF_8).trim().split(File.pathSeparator));
+      return builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -29,7 +29,6 @@ import org.apache.hadoop.fs.FileSystem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +81,7 @@ public final class S3ProxyServer implements AutoCloseable {
     this.secretKey = secretKey;
     this.log = log;
     // A test JVM that exits without close() (a crash, a kill) does not leave S3Proxy running.
-    this.stopOnExit = new Thread(this::stopProcessTree, "stop-s3proxy-" + port);
+    this.stopOnExit = new Thread(() -> LocalProcesses.stopTree(process.toHandle()), "stop-s3proxy-" + port);
     Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
 
@@ -96,7 +95,7 @@ public final class S3ProxyServer implements AutoCloseable {
   public static S3ProxyServer start(Path dataDir, String accessKey, String secretKey)
       throws IOException, InterruptedException {
     Files.createDirectories(dataDir);
-    int port = freePort();
+    int port = LocalProcesses.freePort();
     Path properties = dataDir.resolve("s3proxy.properties");
     Files.write(properties, String.join("\n",
         "s3proxy.endpoint=http://127.0.0.1:" + port,
@@ -162,19 +161,33 @@ public final class S3ProxyServer implements AutoCloseable {
    * lookup of instance or environment credentials), few retries so that a broken endpoint fails a test quickly.
    */
   public Map<String, String> s3aSettings() {
+    Map<String, String> settings = s3aEndpointSettings();
+    settings.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    settings.put("fs.s3a.access.key", accessKey);
+    settings.put("fs.s3a.secret.key", secretKey);
+    return settings;
+  }
+
+  /**
+   * The S3A settings of {@link #s3aSettings()} without any credential: for JVMs that read them from their environment
+   * ({@link #credentialsEnvironment()}), as the README tells users to run a cluster job.
+   */
+  public Map<String, String> s3aEndpointSettings() {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("fs.s3a.endpoint", endpoint());
     settings.put("fs.s3a.endpoint.region", REGION);
     settings.put("fs.s3a.path.style.access", "true");
     settings.put("fs.s3a.connection.ssl.enabled", "false");
-    settings.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    settings.put("fs.s3a.access.key", accessKey);
-    settings.put("fs.s3a.secret.key", secretKey);
     settings.put("fs.s3a.attempts.maximum", "2");
     settings.put("fs.s3a.retry.limit", "2");
     settings.put("fs.s3a.connection.establish.timeout", "5000");
     settings.put("fs.s3a.connection.timeout", "30000");
     return settings;
+  }
+
+  /** The credentials as the AWS SDK's environment provider reads them ({@code AWS_ACCESS_KEY_ID}, ...). */
+  public Map<String, String> credentialsEnvironment() {
+    return Map.of("AWS_ACCESS_KEY_ID", accessKey, "AWS_SECRET_ACCESS_KEY", secretKey);
   }
 
   /** Points {@code s3a://} paths of this configuration at this endpoint, until {@link #unconfigure}. */
@@ -248,12 +261,6 @@ public final class S3ProxyServer implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
   private static String classpath() {
     String file = System.getProperty("s3proxy.classpath.file");
     if (file == null || !Files.isRegularFile(Paths.get(file))) {
@@ -268,26 +275,10 @@ public final class S3ProxyServer implements AutoCloseable {
     }
   }
 
-  private void stopProcessTree() {
-    List<ProcessHandle> children = new ArrayList<>();
-    process.descendants().forEach(children::add);
-    process.destroy();
-    children.forEach(ProcessHandle::destroy);
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
-    children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-  }
-
   /** Stops S3Proxy and every process it started. */
   @Override
   public void close() {
-    stopProcessTree();
+    LocalProcesses.stopTree(process.toHandle());
     try {
       Runtime.getRuntime().removeShutdownHook(stopOnExit);
     } catch (IllegalStateException e) {

@@ -1,0 +1,302 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.utilities.faults.CrashPoint;
+import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesS3AFileSystem;
+import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.freshness.FreshnessHistory;
+import org.apache.hudi.utilities.testutils.Deployment;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.S3ProxyServer;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.SparkStandaloneCluster;
+import org.apache.hudi.utilities.testutils.SparkSubmitLauncher;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The demo's multi-table job on a real Spark standalone cluster: a Master and two Workers in their own JVMs, each
+ * Worker running an executor JVM for each run, the stock HoodieStreamer submitted in client mode with the Hudi Spark
+ * bundle and the plugin in {@code --jars} (as the README's standalone command), every table, the SQL file and the
+ * freshness history on S3 (S3Proxy over {@code s3a://}), the credentials only in the environment of the driver and the
+ * Workers.
+ *
+ * <p>Four runs over orders (COPY_ON_WRITE) and users (MERGE_ON_READ), each committed one checked against the
+ * time-travel join of the sources at the checkpoint it committed and against the expected rows: the first round; a
+ * second, incremental on both tables, in which an executor JVM is killed while the batch writes (Spark reruns its
+ * tasks); one in which the driver dies as the commit is about to complete; and the run after it. Four runs, not five:
+ * a run costs 45-50 s on 2 cores (JVM starts, jar shipping), and the class stays within about 5 minutes.
+ */
+class TestMultiTableJobOnCluster {
+
+  /** Distinctive credentials: neither may appear in any log of the driver, the Master, the Workers or executors. */
+  private static final String ACCESS_KEY = "AKIDCLUSTERE2E5W8QP";
+  private static final String SECRET_KEY = "s3secret-cluster-7d1e0b94c3";
+  private static final long RUN_TIMEOUT_SECONDS = 600;
+
+  @TempDir
+  static Path shared;
+
+  private static S3ProxyServer s3;
+  private static SparkStandaloneCluster cluster;
+  private static String lake;
+
+  @TempDir
+  Path dir;
+
+  private final List<Path> driverLogs = new ArrayList<>();
+
+  @BeforeAll
+  static void startS3AndCluster() throws Exception {
+    s3 = S3ProxyServer.start(shared.resolve("s3proxy"), ACCESS_KEY, SECRET_KEY);
+    lake = s3.createBucket("lake-cluster");
+    s3.configure(hadoopConf());
+    cluster = SparkStandaloneCluster.start(2, s3.credentialsEnvironment());
+  }
+
+  @AfterAll
+  static void stopClusterAndS3() throws Exception {
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      if (s3 != null) {
+        s3.unconfigure(hadoopConf());
+        s3.close();
+      }
+    }
+  }
+
+  @Test
+  void roundsOnTheClusterCommitTheExactJoinThroughAnExecutorKillAndADriverDeath() throws Exception {
+    OrdersAndUsers tables = new OrdersAndUsers(dir, lake + "/warehouse", "joined");
+    String sqlFile = lake + "/jobs/join.sql";
+    writeObject(sqlFile, Files.readString(Paths.get("..", "demo", "conf", "join.sql")));
+    StreamerJob job = tables.job()
+        .property("hoodie.streamer.transformer.sql.file", sqlFile)
+        .property("hoodie.write.commit.callback.on", "true")
+        .property("hoodie.write.commit.callback.class", FreshnessCommitCallback.class.getName())
+        .property("hoodie.streamer.freshness.pipeline.name", "orders_users_cluster");
+    Map<String, Long> seconds = new LinkedHashMap<>();
+
+    // Round 1: both tables read from the start.
+    String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    seconds.put("round 1", run("round1", job, 0));
+    tables.assertTargetIsTheJoinAt(orders1, users1);
+    assertExecutorsFetched(Deployment.pluginJar().getFileName().toString());
+
+    // Round 2: a user renamed (reaching an old order), an order for a user written in the same batch; an executor JVM
+    // is killed once the commit is inflight (its data files being written).
+    String users2 = tables.users(user("u1", "alicia", 2L), user("u3", "carol", 2L));
+    String orders2 = tables.orders(order("o3", "u3", 30.0, 2L), order("o2", "u2", 21.0, 2L));
+    long started = System.nanoTime();
+    Process driver = launch("round2-executor-killed", job, List.of(), Map.of());
+    String inflight = awaitInflightCommit(driver, tables.targetPath, "round2-executor-killed");
+    List<ProcessHandle> executors = cluster.executors();
+    assertFalse(executors.isEmpty(), "no executor JVM runs while commit " + inflight + " is inflight; "
+        + cluster.describeLogs());
+    ProcessHandle killed = executors.get(0);
+    killed.destroyForcibly();
+    killed.onExit().get(30, TimeUnit.SECONDS);
+    awaitExit(driver, "round2-executor-killed", 0);
+    seconds.put("round 2 (executor killed)", elapsedSeconds(started));
+    assertTrue(lastDriverLog().contains("Lost executor"), "the driver never noticed the executor kill: "
+        + lastDriverLogPath());
+    tables.assertTargetIsTheJoinAt(orders2, users2);
+    assertEquals(List.of("[o1,u1,10.0,alicia]", "[o2,u2,21.0,bob]", "[o3,u3,30.0,carol]"), tables.targetRows());
+    assertEquals(inflight, HudiTables.lastCompletedInstant(tables.targetPath).get(),
+        "the commit inflight at the kill completed");
+
+    // Round 3: the driver halts as the commit's completed instant is about to be written; nothing is committed.
+    String orders3 = tables.orders(order("o4", "u3", 40.0, 3L));
+    String users3 = tables.users(user("u3", "caroline", 3L));
+    String lastCommit = HudiTables.lastCompletedInstant(tables.targetPath).get();
+    seconds.put("round 3 (driver killed)", run("round3-driver-killed", job,
+        CrashPoint.BEFORE_COMMIT_COMPLETES.exitCode(), List.of(Deployment.testPackageJar("org/apache/hudi/utilities/faults")),
+        Map.of("spark.hadoop.fs.s3a.impl", HaltBeforeCommitCompletesS3AFileSystem.class.getName()),
+        CrashPoint.BEFORE_COMMIT_COMPLETES.jvmOption()));
+    assertEquals(lastCommit, HudiTables.lastCompletedInstant(tables.targetPath).get(), "a commit completed");
+    assertEquals("orders=" + orders2 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
+    assertEquals(1, HudiTables.inflightCommits(tables.targetPath).size(), "the halted commit is left inflight");
+
+    // Round 4: the next run rolls the halted commit back and commits the same batch exactly.
+    seconds.put("round 4 (after the driver death)", run("round4", job, 0));
+    tables.assertTargetIsTheJoinAt(orders3, users3);
+    assertEquals(List.of("[o1,u1,10.0,alicia]", "[o2,u2,21.0,bob]", "[o3,u3,30.0,caroline]", "[o4,u3,40.0,caroline]"),
+        tables.targetRows());
+    assertEquals(List.of(), HudiTables.inflightCommits(tables.targetPath));
+
+    // The freshness callback ran in the driver of every committed run and kept its history on S3.
+    List<JsonNode> history = FreshnessHistory.open(tables.targetPath + "/.hoodie/.aux/freshness", 1000, hadoopConf())
+        .newest(10);
+    assertEquals(3, history.size(), "one entry per committed run: " + history);
+    JsonNode last = history.get(history.size() - 1);
+    assertEquals("orders_users_cluster", last.get("pipeline").asText());
+    assertEquals(HudiTables.lastCompletedInstant(tables.targetPath).get(), last.get("commit").asText());
+    assertEquals("orders=" + orders3 + ",users=" + users3, last.get("checkpoint").asText());
+
+    assertCredentialsInNoLog();
+    awaitNoExecutor();
+    System.out.printf("Multi-table job on a Spark standalone cluster over S3: run wall times (s) %s; %s%n", seconds,
+        cluster.describeLogs());
+  }
+
+  private long run(String name, StreamerJob job, int expectedExit) throws Exception {
+    return run(name, job, expectedExit, List.of(), Map.of());
+  }
+
+  /** Runs the job on the cluster; returns its wall time in seconds. */
+  private long run(String name, StreamerJob job, int expectedExit, List<Path> extraJars, Map<String, String> conf,
+                   String... driverJvmOptions) throws Exception {
+    long started = System.nanoTime();
+    awaitExit(launch(name, job, extraJars, conf, driverJvmOptions), name, expectedExit);
+    return elapsedSeconds(started);
+  }
+
+  private Process launch(String name, StreamerJob job, List<Path> extraJars, Map<String, String> conf,
+                         String... driverJvmOptions) {
+    Map<String, String> sparkConf = new LinkedHashMap<>();
+    s3.s3aEndpointSettings().forEach((key, value) -> sparkConf.put("spark.hadoop." + key, value));
+    // The README's way: S3A reads the credentials from the environment (the driver's here, the Workers' for executors).
+    sparkConf.put("spark.hadoop.fs.s3a.aws.credentials.provider", "com.amazonaws.auth.EnvironmentVariableCredentialsProvider");
+    sparkConf.put("spark.app.name", name);
+    sparkConf.put("spark.local.dir", cluster.dir().resolve("driver-local").toString());
+    sparkConf.putAll(conf);
+    Path log = cluster.dir().resolve("driver-" + name + ".log");
+    driverLogs.add(log);
+    return SparkSubmitLauncher.startOnCluster(cluster, job, log, sparkConf, s3.credentialsEnvironment(), extraJars,
+        driverJvmOptions);
+  }
+
+  private void awaitExit(Process driver, String name, int expectedExit) throws InterruptedException {
+    if (!driver.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      driver.destroyForcibly();
+      fail(name + " did not finish in " + RUN_TIMEOUT_SECONDS + " s; " + failureContext());
+    }
+    assertEquals(expectedExit, driver.exitValue(), name + " exit status; " + failureContext());
+  }
+
+  /** Polls the target until a new commit is inflight; fails if the driver exits first. */
+  private String awaitInflightCommit(Process driver, String targetPath, String name) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
+    while (System.nanoTime() < deadline && driver.isAlive()) {
+      List<String> inflight = HudiTables.inflightCommits(targetPath);
+      if (!inflight.isEmpty()) {
+        return inflight.get(0);
+      }
+      Thread.sleep(100);
+    }
+    driver.destroyForcibly();
+    return fail(name + ": no commit became inflight on " + targetPath + "; " + failureContext());
+  }
+
+  private void assertExecutorsFetched(String jar) {
+    List<Path> stderrs = cluster.logs().stream().filter(log -> log.endsWith("stderr")).collect(Collectors.toList());
+    assertEquals(2, stderrs.size(), "one executor on each Worker: " + stderrs);
+    for (Path stderr : stderrs) {
+      assertTrue(read(stderr).contains("Fetching spark://") && read(stderr).contains(jar),
+          stderr + " does not show the executor fetching " + jar + " from the driver (--jars)");
+    }
+  }
+
+  private void assertCredentialsInNoLog() {
+    List<Path> logs = new ArrayList<>(cluster.logs());
+    logs.addAll(driverLogs);
+    for (Path log : logs) {
+      String text = read(log);
+      assertFalse(text.contains(ACCESS_KEY) || text.contains(SECRET_KEY), "an S3 credential leaked into " + log);
+    }
+  }
+
+  /** Every run has ended: the Master ends the executors of a finished (or dead) application. */
+  private static void awaitNoExecutor() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!cluster.executors().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    assertEquals(List.of(), cluster.executors(), "executors outlive their applications; " + cluster.describeLogs());
+  }
+
+  private Path lastDriverLogPath() {
+    return driverLogs.get(driverLogs.size() - 1);
+  }
+
+  private String lastDriverLog() {
+    return read(lastDriverLogPath());
+  }
+
+  private String failureContext() {
+    return "driver log " + lastDriverLogPath() + ", last lines:\n" + SparkSubmitLauncher.tail(lastDriverLogPath(), 60)
+        + "\n" + cluster.describeLogs() + "; S3Proxy log " + s3.log();
+  }
+
+  private static long elapsedSeconds(long startedNanos) {
+    return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos);
+  }
+
+  private static String read(Path file) {
+    try {
+      return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeObject(String uri, String content) throws IOException {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(uri);
+    try (FSDataOutputStream out = path.getFileSystem(hadoopConf()).create(path, true)) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static Configuration hadoopConf() {
+    return SharedSpark.jsc().hadoopConfiguration();
+  }
+}
