@@ -16,7 +16,7 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
@@ -25,7 +25,6 @@ import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
-import org.apache.hudi.utilities.hudi014.SourceRetention;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
