@@ -31,10 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,13 +63,13 @@ class TestRetentionGuard {
 
   @Test
   void aWindowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt() throws Exception {
-    String first = orders(1, order("o1", "u1", 1.0, 1L));
+    String first = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
     tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
     // Each commit rewrites o1's only file; keeping one commit, the cleaner removes the files of the earlier ones.
-    String second = orders(1, order("o1", "u1", 2.0, 2L));
-    orders(1, order("o1", "u1", 3.0, 3L));
-    String last = orders(1, order("o1", "u1", 4.0, 4L));
+    String second = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
+    String last = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
     List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
@@ -88,12 +86,12 @@ class TestRetentionGuard {
 
   @Test
   void headroomIsPublishedAndFailFastStopsTheBatchWhileThePositionIsStillReadable() throws Exception {
-    orders(2, order("o1", "u1", 1.0, 1L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 1.0, 1L));
     tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
-    orders(2, order("o1", "u1", 2.0, 2L));
-    orders(2, order("o1", "u1", 3.0, 3L));
-    String fourth = orders(2, order("o1", "u1", 4.0, 4L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
+    String fourth = tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
     job.syncInProcess();
     // Keeping two commits, the clean after the 4th keeps the 3rd on (and the 2nd's files, the last before it): the
     // position (the 1st) still reads, with headroom 0.
@@ -104,7 +102,7 @@ class TestRetentionGuard {
         "users was never cleaned: no bound, no headroom");
     assertEquals(List.of("[o1,4]"), targetRows());
 
-    orders(2, order("o1", "u1", 5.0, 5L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 5.0, 5L));
     List<String> timeline = HudiTables.allInstants(tables.targetPath);
     job.property("hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits", "4")
         .property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "true");
@@ -117,13 +115,6 @@ class TestRetentionGuard {
 
     job.property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "false").syncInProcess();
     assertEquals(List.of("[o1,5]"), targetRows());
-  }
-
-  /** Upserts orders with the cleaner keeping the given number of commits (metadata table off: cleans at once). */
-  private String orders(int commitsRetained, org.apache.spark.sql.Row... rows) {
-    return HudiTables.upsert(tables.ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
-        Map.of("hoodie.cleaner.commits.retained", String.valueOf(commitsRetained), "hoodie.keep.min.commits", "20",
-            "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false"), rows);
   }
 
   private List<String> targetRows() {
