@@ -41,8 +41,8 @@ import java.util.Map;
  * warned about, or fails the batch with {@code retention.fail.fast}. Either way nothing is committed.
  *
  * <p>Yields, per table with a position and a bounded retention, the metrics
- * {@code <table>_retention_headroom_commits}, {@code <table>_retention_headroom_seconds} and
- * {@code <table>_retention_commits_retained}.
+ * {@code &lt;table&gt;_retention_headroom_commits}, {@code &lt;table&gt;_retention_headroom_seconds} and
+ * {@code &lt;table&gt;_retention_commits_retained}.
  */
 public final class RetentionGuard {
 
@@ -65,7 +65,7 @@ public final class RetentionGuard {
   /**
    * @param timelines the timelines of this batch
    * @param positions the positions the batch resumes from
-   * @return the retention metrics of the tables, by metric name ({@code <table>_<metric>})
+   * @return the retention metrics of the tables, by metric name ({@code &lt;table&gt;_&lt;metric&gt;})
    * @throws HoodieReadFromSourceException for the first table, in table order, whose window is cleaned away or whose
    *     headroom is too small under fail-fast
    */

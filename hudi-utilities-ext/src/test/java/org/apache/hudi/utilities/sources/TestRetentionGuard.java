@@ -62,7 +62,7 @@ class TestRetentionGuard {
   }
 
   @Test
-  void aWindowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt() throws Exception {
+  void windowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt() throws Exception {
     String first = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
     tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
