@@ -117,10 +117,10 @@ public final class RetentionGuard {
     throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: the "
         + "source's cleaner has removed files written by commits %s, which that window reads (it keeps the files of "
         + "commits from %s on). Nothing was committed. Set %s=true to read the window with a full table scan (rows "
-        + "overwritten since are read in their newest version only), or move the table with --checkpoint '%s=EARLIEST' "
-        + "(re-read all) or '%s=LATEST' (skip to now); then retain more commits on the source "
-        + "(hoodie.cleaner.commits.retained) or run the Streamer more often.", table.name(), position, cleaned,
-        retention.cleanerBound().get(), fallbackKey(table), table.name(), table.name()));
+        + "overwritten since are read in their newest version only), or skip to now with --checkpoint '%s=LATEST' "
+        + "(re-reading all with EARLIEST reads the cleaned commits too, and needs the fallback as well); then retain "
+        + "more commits on the source (hoodie.cleaner.commits.retained) or run the Streamer more often.", table.name(),
+        position, cleaned, retention.cleanerBound().get(), fallbackKey(table), table.name()));
   }
 
   private static String fallbackKey(SourceTable table) {
