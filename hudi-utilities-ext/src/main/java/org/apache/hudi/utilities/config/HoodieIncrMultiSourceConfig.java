@@ -134,6 +134,27 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "commit, a table without new commits holds the other tables; after it the table is idle. 0: only tables "
           + "with new commits set the ceiling. See README, 'Alignment modes'.");
 
+  public static final ConfigProperty<Integer> RETENTION_WARN_HEADROOM_COMMITS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.warn.headroom.commits")
+      .defaultValue(2)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.warn.headroom.commits")
+      .markAdvanced()
+      .withDocumentation("Retention guard: a WARN when a table's position is fewer than this many source commits "
+          + "ahead of the earliest instant its cleaner and archival retain (the <table>_retention_headroom_commits "
+          + "metric); 0 never warns. Fixes: retain more commits on the source (hoodie.cleaner.commits.retained, "
+          + "hoodie.keep.min.commits), run the Streamer more often, or allow the table's full-scan fallback. See "
+          + "README, 'Operating the pipeline'.");
+
+  public static final ConfigProperty<Boolean> RETENTION_FAIL_FAST = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.fail.fast")
+      .defaultValue(false)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.fail.fast")
+      .markAdvanced()
+      .withDocumentation("Retention guard: true fails the batch, before anything is committed, when a table's headroom "
+          + "is below retention.warn.headroom.commits, so that an operator acts while the position is still readable. "
+          + "false only warns. A position whose window the cleaner has already removed fails the batch either way, "
+          + "unless the table's full-scan fallback is on.");
+
   public static final ConfigProperty<String> TABLE_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "path")
       .noDefaultValue()

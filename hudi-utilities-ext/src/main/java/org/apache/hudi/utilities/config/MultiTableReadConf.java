@@ -35,6 +35,8 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECK
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_PARALLELISM;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_FAIL_FAST;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_WARN_HEADROOM_COMMITS;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
 /**
@@ -48,14 +50,19 @@ public final class MultiTableReadConf {
   private final AlignmentMode alignment;
   private final Duration alignmentIdleTimeout;
   private final MultiTableCheckpointManager checkpoints;
+  private final int retentionWarnHeadroomCommits;
+  private final boolean retentionFailFast;
 
   private MultiTableReadConf(List<SourceTable> tables, int readParallelism, AlignmentMode alignment,
-                             Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints) {
+                             Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints,
+                             int retentionWarnHeadroomCommits, boolean retentionFailFast) {
     this.tables = Collections.unmodifiableList(tables);
     this.readParallelism = readParallelism;
     this.alignment = alignment;
     this.alignmentIdleTimeout = alignmentIdleTimeout;
     this.checkpoints = checkpoints;
+    this.retentionWarnHeadroomCommits = retentionWarnHeadroomCommits;
+    this.retentionFailFast = retentionFailFast;
   }
 
   /**
@@ -77,7 +84,11 @@ public final class MultiTableReadConf {
         ConfigValues.raw(props, CHECKPOINT_LEGACY_TABLE).orElse(tables.get(0).name()),
         ConfigValues.booleanValue(props, CHECKPOINT_ENABLE, checkpoint),
         ConfigValues.booleanValue(props, CHECKPOINT_LENIENT, checkpoint));
-    return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints);
+    String guard = "guard the retention of the tables";
+    int warnHeadroom = (int) Math.min(Integer.MAX_VALUE,
+        ConfigValues.atLeast(props, RETENTION_WARN_HEADROOM_COMMITS, 0, guard));
+    return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints,
+        warnHeadroom, ConfigValues.booleanValue(props, RETENTION_FAIL_FAST, guard));
   }
 
   /** The tables, in declaration order. */
@@ -117,6 +128,16 @@ public final class MultiTableReadConf {
     return checkpoints;
   }
 
+  /** Below this headroom (in source commits) a table's position is warned about; 0 never warns. */
+  public int retentionWarnHeadroomCommits() {
+    return retentionWarnHeadroomCommits;
+  }
+
+  /** Whether a headroom below {@link #retentionWarnHeadroomCommits()} fails the batch instead of warning. */
+  public boolean retentionFailFast() {
+    return retentionFailFast;
+  }
+
   private static List<String> names(List<SourceTable> tables) {
     return tables.stream().map(SourceTable::name).collect(Collectors.toList());
   }
@@ -124,6 +145,8 @@ public final class MultiTableReadConf {
   @Override
   public String toString() {
     return "MultiTableReadConf{tables=" + tableNames() + ", readParallelism=" + readParallelism + ", alignment="
-        + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints + "}";
+        + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints
+        + ", retentionWarnHeadroomCommits=" + retentionWarnHeadroomCommits + ", retentionFailFast=" + retentionFailFast
+        + "}";
   }
 }

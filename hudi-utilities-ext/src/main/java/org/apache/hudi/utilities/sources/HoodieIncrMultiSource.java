@@ -28,6 +28,7 @@ import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.hudi014.MultiTableReader;
 import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+import org.apache.hudi.utilities.hudi014.RetentionGuard;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
@@ -79,6 +80,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   private final List<SourceTable> tables;
   private final MultiTableCheckpointManager checkpoints;
   private final MultiTableReader tableReads;
+  private final RetentionGuard retentionGuard;
   private final Option<HoodieIngestionMetrics> metrics;
   private long malformedEntries;
 
@@ -101,6 +103,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     this.tables = conf.tables();
     this.checkpoints = conf.checkpoints();
     this.tableReads = new MultiTableReader(props, conf, sparkContext, sparkSession, clock);
+    this.retentionGuard = new RetentionGuard(conf);
     this.metrics = metrics;
   }
 
@@ -114,6 +117,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
         : checkpoints.parseRequest(storedCheckpoint().orElse(null));
     BatchTimelines timelines = tableReads.loadTimelines();
     MultiTableCheckpoint previous = resumePositions(requested, stored, timelines);
+    retentionGuard.check(timelines, previous).forEach(this::publish);
     List<TableBatch> batches = tableReads.read(timelines, previous);
     MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
     for (TableBatch batch : batches) {

@@ -20,12 +20,12 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.metrics.Metrics;
+import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.TargetGauges;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
@@ -160,7 +159,7 @@ class TestOperatingMultiTablePipeline {
 
     job.property("hoodie.streamer.source.multi.hudi.tables", "users,orders");
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = messagesOf(failure);
+    String messages = FailureMessages.of(failure);
     assertTrue(messages.contains("references tables by position") && messages.contains("then [orders, users], now "
         + "[users, orders]") && messages.contains("@order=users|orders"), messages);
     assertEquals(timeline, HudiTables.allInstants(tables.targetPath));
@@ -185,14 +184,14 @@ class TestOperatingMultiTablePipeline {
         .checkpoint("orders=abc,users=" + users1);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    assertTrue(messagesOf(failure).contains("Cannot resume table 'orders': lenient parsing skipped checkpoint entries "
-        + "[orders=abc]"), messagesOf(failure));
+    assertTrue(FailureMessages.of(failure).contains("Cannot resume table 'orders': lenient parsing skipped checkpoint entries "
+        + "[orders=abc]"), FailureMessages.of(failure));
     assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
 
     job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
     job.syncInProcess();
     assertEquals(List.of("orders:o1:1"), readLog(), "orders started from its explicit strategy; users stayed put");
-    assertEquals(1L, gauge("multi_table_checkpoint_malformed_entries"));
+    assertEquals(1L, TargetGauges.value(tables.targetPath, "multi_table_checkpoint_malformed_entries"));
   }
 
   @Test
@@ -237,9 +236,9 @@ class TestOperatingMultiTablePipeline {
         .checkpoint("orders=" + first + ",users=" + users1);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    assertTrue(messagesOf(failure).contains("Cannot read table 'orders' incrementally after " + first)
-        && messagesOf(failure).contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"),
-        messagesOf(failure));
+    assertTrue(FailureMessages.of(failure).contains("Cannot read table 'orders' incrementally after " + first)
+        && FailureMessages.of(failure).contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"),
+        FailureMessages.of(failure));
     assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
 
     job.property("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", "true").syncInProcess();
@@ -255,25 +254,5 @@ class TestOperatingMultiTablePipeline {
   private List<String> readLog() {
     return SharedSpark.session().read().format("hudi").load(tables.targetPath).select("read_id").collectAsList().stream()
         .map(row -> row.getString(0)).sorted().collect(Collectors.toList());
-  }
-
-  /** A gauge the Streamer's in-memory metrics reporter holds for the target. */
-  private long gauge(String nameSuffix) {
-    AtomicLong value = new AtomicLong(-1);
-    Metrics.getInstance(HoodieWriteConfig.newBuilder().withPath(tables.targetPath).build()).getRegistry().getGauges()
-        .forEach((name, gauge) -> {
-          if (name.endsWith(nameSuffix)) {
-            value.set(((Number) gauge.getValue()).longValue());
-          }
-        });
-    return value.get();
-  }
-
-  private static String messagesOf(Throwable failure) {
-    StringBuilder messages = new StringBuilder();
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      messages.append(cause.getMessage()).append('\n');
-    }
-    return messages.toString();
   }
 }

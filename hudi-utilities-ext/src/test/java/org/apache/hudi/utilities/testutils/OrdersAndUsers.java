@@ -23,6 +23,7 @@ import org.apache.spark.sql.Row;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
@@ -64,6 +65,16 @@ public final class OrdersAndUsers {
   /** Upserts orders; returns the instant of the commit. */
   public String orders(Row... rows) {
     return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
+  }
+
+  /**
+   * Upserts orders with a cleaner that keeps only the given number of commits (archival later, metadata table off, so
+   * that each commit cleans at once); returns the instant of the commit.
+   */
+  public String ordersKeepingCommits(int commitsRetained, Row... rows) {
+    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        Map.of("hoodie.cleaner.commits.retained", String.valueOf(commitsRetained), "hoodie.keep.min.commits", "20",
+            "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false"), rows);
   }
 
   /** Upserts users; returns the instant of the commit. */

@@ -48,6 +48,7 @@ public final class StreamerJob {
   private String checkpoint;
   private String sourceClass = HoodieIncrMultiSource.class.getName();
   private String targetTable = "joined";
+  private String tableType = "COPY_ON_WRITE";
 
   public StreamerJob(Path dir, String targetPath) {
     this.dir = dir;
@@ -107,6 +108,12 @@ public final class StreamerJob {
     return this;
   }
 
+  /** The {@code --table-type} of the target; by default COPY_ON_WRITE. */
+  public StreamerJob tableType(String type) {
+    this.tableType = type;
+    return this;
+  }
+
   /** The {@code --checkpoint} override of the next runs. */
   public StreamerJob checkpoint(String value) {
     this.checkpoint = value;
@@ -128,7 +135,7 @@ public final class StreamerJob {
         "--props", propsFile.toUri().toString(),
         "--target-base-path", targetPath,
         "--target-table", targetTable,
-        "--table-type", "COPY_ON_WRITE",
+        "--table-type", tableType,
         "--op", "UPSERT",
         "--source-ordering-field", "ts",
         "--source-class", sourceClass));

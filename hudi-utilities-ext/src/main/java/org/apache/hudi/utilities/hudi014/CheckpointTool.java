@@ -1,0 +1,183 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.UtilHelpers;
+import org.apache.hudi.utilities.checkpoint.CheckpointOverride;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+
+// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
+import org.apache.hudi.com.beust.jcommander.JCommander;
+import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.com.beust.jcommander.ParameterException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The checkpoint tools on Hudi 0.14, the body of {@code CheckpointCli}: {@code show} prints a target's stored
+ * checkpoint per table (position, its age, whether it is on the source's active timeline, whether the source's cleaner
+ * still keeps what the next batch reads, and the retention headroom); {@code override} prints the {@code --checkpoint}
+ * value that moves some tables and keeps the others at their stored positions. Both read the job's own properties
+ * file and write nothing.
+ */
+public final class CheckpointTool {
+
+  /** Command line options. */
+  static final class Options {
+    @Parameter(description = "show | override", required = true)
+    List<String> command = new ArrayList<>();
+
+    @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
+    String props;
+
+    @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
+    String targetBasePath;
+
+    @Parameter(names = "--set", description = "With override: <table>=<instant|LATEST|EARLIEST>, repeatable")
+    List<String> moves = new ArrayList<>();
+
+    @Parameter(names = {"--help", "-h"}, help = true)
+    boolean help = false;
+  }
+
+  private final Configuration hadoopConf;
+  private final Clock clock;
+
+  CheckpointTool(Configuration hadoopConf, Clock clock) {
+    this.hadoopConf = hadoopConf;
+    this.clock = clock;
+  }
+
+  /**
+   * Runs the command its arguments name.
+   *
+   * @return 0 on success; 1 when {@code show} finds a table whose next batch can no longer be read incrementally;
+   *     2 on bad arguments
+   */
+  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) {
+    Options options = new Options();
+    JCommander commander = JCommander.newBuilder().addObject(options).programName("checkpoint-tool").build();
+    try {
+      commander.parse(args);
+    } catch (ParameterException e) {
+      out.println("Cannot run the checkpoint tool: " + e.getMessage() + " (see --help)");
+      return 2;
+    }
+    if (options.help) {
+      commander.usage();
+      return 0;
+    }
+    String command = options.command.size() == 1 ? options.command.get(0) : "";
+    if (!command.equals("show") && !command.equals("override")) {
+      out.println("Cannot run the checkpoint tool: the command is " + options.command + ", not one of show, override "
+          + "(see --help)");
+      return 2;
+    }
+    try {
+      TypedProperties props = UtilHelpers.readConfig(hadoopConf, new Path(options.props), Collections.emptyList())
+          .getProps();
+      MultiTableReadConf conf = MultiTableReadConf.from(props);
+      CheckpointTool tool = new CheckpointTool(hadoopConf, clock);
+      if (command.equals("show")) {
+        return tool.show(conf, options.targetBasePath, out);
+      }
+      out.println("--checkpoint '" + tool.override(conf, options.targetBasePath, moves(options.moves)) + "'");
+      return 0;
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
+  }
+
+  /** Prints the stored checkpoint, one line per configured table; returns 1 if a table's window is cleaned away. */
+  int show(MultiTableReadConf conf, String targetBasePath, PrintStream out) {
+    StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
+    out.printf("Target %s: checkpoint '%s' stored by commit %s (%d commits searched)%n", targetBasePath,
+        stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), stored.commitsSearched());
+    MultiTableCheckpoint positions = conf.checkpoints().parse(stored.checkpoint().orElse(null));
+    out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", "table", "position", "age", "active timeline", "cleaner keeps",
+        "headroom");
+    int exitCode = 0;
+    for (SourceTable table : conf.tables()) {
+      Option<String> position = positions.position(table.name());
+      Option<SourceTimeline> timeline = SourceTimeline.load(table.path(), hadoopConf);
+      if (!position.isPresent() || !timeline.isPresent()) {
+        out.printf("%-16s %-20s %s%n", table.name(), "<none>", timeline.isPresent()
+            ? "starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy()
+            : "not a Hudi table: " + table.path());
+        continue;
+      }
+      SourceRetention retention = SourceRetention.of(timeline.get());
+      boolean active = !timeline.get().isBehindArchive(position.get());
+      List<String> cleaned = retention.commitsWithCleanedFiles(position.get());
+      if (!active || !cleaned.isEmpty()) {
+        exitCode = 1;
+      }
+      Option<Integer> headroom = retention.headroomCommits(position.get());
+      out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", table.name(), position.get(),
+          age(timeline.get(), position.get()), active ? "yes" : "no (archived)",
+          cleaned.isEmpty() ? "yes" : "no: " + cleaned,
+          headroom.isPresent() ? headroom.get() + " commits, " + retention.headroomTime(position.get()).get()
+              + " after " + retention.earliestRetainedInstant().get() : "unbounded (never cleaned or archived)");
+    }
+    return exitCode;
+  }
+
+  /** The override that applies the moves on top of the stored checkpoint. */
+  String override(MultiTableReadConf conf, String targetBasePath, Map<String, String> moves) {
+    StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
+    return CheckpointOverride.build(conf.checkpoints(), conf.tableNames(), stored.checkpoint(), moves);
+  }
+
+  private String age(SourceTimeline timeline, String position) {
+    if (position.equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+      return "-";
+    }
+    Duration age = Duration.between(timeline.timeOf(position), clock.instant());
+    return age.isNegative() ? "0s" : age.withNanos(0).toString().substring(2).toLowerCase();
+  }
+
+  private static Map<String, String> moves(List<String> arguments) {
+    Map<String, String> moves = new LinkedHashMap<>();
+    for (String argument : arguments) {
+      int separator = argument.indexOf('=');
+      if (separator <= 0) {
+        throw new IllegalArgumentException(String.format("Cannot read --set %s: it is not <table>=<instant|LATEST|"
+            + "EARLIEST>", argument));
+      }
+      moves.put(argument.substring(0, separator).trim(), argument.substring(separator + 1).trim());
+    }
+    return moves;
+  }
+}

@@ -1,0 +1,130 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
+import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks, before a batch reads, that each table's position is still readable after the source's cleaner and archival:
+ * a position whose window the cleaner has removed fails the batch (unless the table may fall back to a full table
+ * scan), and a position closer than {@code retention.warn.headroom.commits} to the earliest retained instant is
+ * warned about, or fails the batch with {@code retention.fail.fast}. Either way nothing is committed.
+ *
+ * <p>Yields, per table with a position and a bounded retention, the metrics
+ * {@code &lt;table&gt;_retention_headroom_commits}, {@code &lt;table&gt;_retention_headroom_seconds} and
+ * {@code &lt;table&gt;_retention_commits_retained}.
+ */
+public final class RetentionGuard {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RetentionGuard.class);
+
+  static final String HEADROOM_COMMITS_METRIC = "retention_headroom_commits";
+  static final String HEADROOM_SECONDS_METRIC = "retention_headroom_seconds";
+  static final String COMMITS_RETAINED_METRIC = "retention_commits_retained";
+
+  private final List<SourceTable> tables;
+  private final int warnHeadroomCommits;
+  private final boolean failFast;
+
+  public RetentionGuard(MultiTableReadConf conf) {
+    this.tables = conf.tables();
+    this.warnHeadroomCommits = conf.retentionWarnHeadroomCommits();
+    this.failFast = conf.retentionFailFast();
+  }
+
+  /**
+   * @param timelines the timelines of this batch
+   * @param positions the positions the batch resumes from
+   * @return the retention metrics of the tables, by metric name ({@code &lt;table&gt;_&lt;metric&gt;})
+   * @throws HoodieReadFromSourceException for the first table, in table order, whose window is cleaned away or whose
+   *     headroom is too small under fail-fast
+   */
+  public Map<String, Long> check(BatchTimelines timelines, MultiTableCheckpoint positions) {
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    for (SourceTable table : tables) {
+      Option<String> position = positions.position(table.name());
+      Option<SourceRetention> retention = SourceRetention.of(timelines, table.name());
+      if (!position.isPresent() || !retention.isPresent()) {
+        continue;
+      }
+      checkNotCleaned(table, retention.get(), position.get());
+      Option<Integer> headroom = retention.get().headroomCommits(position.get());
+      if (!headroom.isPresent()) {
+        continue;
+      }
+      Duration headroomTime = retention.get().headroomTime(position.get()).get();
+      metrics.put(table.name() + "_" + HEADROOM_COMMITS_METRIC, (long) headroom.get());
+      metrics.put(table.name() + "_" + HEADROOM_SECONDS_METRIC, headroomTime.getSeconds());
+      metrics.put(table.name() + "_" + COMMITS_RETAINED_METRIC, (long) retention.get().commitsRetained());
+      if (headroom.get() < warnHeadroomCommits) {
+        String problem = String.format("Table '%s' at %s is %d commits (%s) ahead of the earliest instant its source "
+                + "retains (%s; %s)", table.name(), position.get(), headroom.get(), headroomTime,
+            retention.get().earliestRetainedInstant().get(), retention.get());
+        String fixes = "retain more commits on the source (hoodie.cleaner.commits.retained, hoodie.keep.min.commits), "
+            + "run the Streamer more often, or set " + fallbackKey(table) + "=true";
+        if (failFast) {
+          throw new HoodieReadFromSourceException(String.format("Cannot read table '%s': %s, below %s=%d. Nothing was "
+              + "committed. To go on: %s; or set %s=false to only warn.", table.name(), problem,
+              HoodieIncrMultiSourceConfig.RETENTION_WARN_HEADROOM_COMMITS.key(), warnHeadroomCommits, fixes,
+              HoodieIncrMultiSourceConfig.RETENTION_FAIL_FAST.key()));
+        }
+        LOG.warn("{}: the next cleans may remove what its next batch reads. Fixes: {}", problem, fixes);
+      }
+    }
+    return metrics;
+  }
+
+  private static void checkNotCleaned(SourceTable table, SourceRetention retention, String position) {
+    List<String> cleaned = retention.commitsWithCleanedFiles(position);
+    if (cleaned.isEmpty()) {
+      return;
+    }
+    if (table.fullTableScanFallback()) {
+      LOG.warn("Table '{}' at {}: the source's cleaner removed files of commits {}; its window is read with a full "
+          + "table scan ({}=true)", table.name(), position, cleaned, fallbackKey(table));
+      return;
+    }
+    throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: the "
+        + "source's cleaner has removed files written by commits %s, which that window reads (it keeps the files of "
+        + "commits from %s on). Nothing was committed. Set %s=true to read the window with a full table scan (rows "
+        + "overwritten since are read in their newest version only), or skip to now with --checkpoint '%s=LATEST' "
+        + "(re-reading all with EARLIEST reads the cleaned commits too, and needs the fallback as well); then retain "
+        + "more commits on the source (hoodie.cleaner.commits.retained) or run the Streamer more often.", table.name(),
+        position, cleaned, retention.cleanerBound().get(), fallbackKey(table), table.name()));
+  }
+
+  private static String fallbackKey(SourceTable table) {
+    return HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK,
+        table.name()).key();
+  }
+}

@@ -1,0 +1,131 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.checkpoint;
+
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The checkpoint tools over a real pipeline: {@code show} reads the target's stored checkpoint and each source's
+ * retention, {@code override} builds the {@code --checkpoint} that the Streamer then applies.
+ */
+class TestCheckpointCli {
+
+  @TempDir
+  Path dir;
+
+  private OrdersAndUsers tables;
+  private StreamerJob job;
+  private String props;
+
+  @BeforeEach
+  void pipeline() {
+    tables = new OrdersAndUsers(dir, "read_log");
+    job = tables.job()
+        .property("hoodie.datasource.write.recordkey.field", "read_id")
+        .sql("SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC:orders>\n"
+            + "UNION ALL SELECT concat('users:', user_id, ':', ts) AS read_id, ts FROM <SRC:users>");
+    props = dir.resolve("job.properties").toUri().toString();
+  }
+
+  @Test
+  void showPrintsEachTablesPositionAndWhetherItsNextBatchIsStillReadable() throws Exception {
+    String orders1 = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+
+    Result readable = run("show", "--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(0, readable.exitCode, readable.output);
+    assertTrue(readable.output.startsWith("Target " + tables.targetPath + ": checkpoint 'orders=" + orders1 + ",users="
+        + users1 + "' stored by commit " + HudiTables.lastCompletedInstant(tables.targetPath).get()
+        + " (1 commits searched)"), readable.output);
+    assertTrue(readable.output.matches("(?s).*\\norders +" + orders1 + " +[0-9hms.]+ +yes +yes +unbounded \\(never "
+        + "cleaned or archived\\)\\n.*"), readable.output);
+    assertTrue(readable.output.matches("(?s).*\\nusers +" + users1 + " +[0-9hms.]+ +yes +yes +unbounded.*"),
+        readable.output);
+
+    // Each orders commit rewrites o1's file; keeping one commit, the cleaner removes what the next batch would read.
+    String orders2 = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
+    String orders4 = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
+    Result cleaned = run("show", "--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(1, cleaned.exitCode, cleaned.output);
+    assertTrue(cleaned.output.matches("(?s).*\\norders +" + orders1 + " +[0-9hms.]+ +yes +no: \\[" + orders2
+        + ".*\\] +0 commits, .* after " + orders4 + "\\n.*"), cleaned.output);
+  }
+
+  @Test
+  void overrideMovesTheNamedTablesKeepsTheOthersAndTheStreamerAppliesIt() throws Exception {
+    String orders1 = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    String users2 = tables.users(user("u2", "bob", 2L));
+
+    Result latest = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "users=LATEST");
+    assertEquals(0, latest.exitCode, latest.output);
+    assertEquals("--checkpoint 'orders=" + orders1 + ",users=LATEST'\n", latest.output);
+    job.checkpoint("orders=" + orders1 + ",users=LATEST").syncInProcess();
+    assertEquals("orders=" + orders1 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
+
+    Result earliest = run("override", "--props", props, "--target-base-path", tables.targetPath,
+        "--set", "orders=EARLIEST", "--set", "users=" + orders1);
+    assertEquals("--checkpoint 'users=" + orders1 + ",orders=EARLIEST'\n", earliest.output);
+
+    Result unknown = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "items=LATEST");
+    assertEquals(2, unknown.exitCode, unknown.output);
+    assertTrue(unknown.output.contains("Cannot move table 'items': it is not one of the configured tables [orders, "
+        + "users]"), unknown.output);
+    Result noCommand = run("--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(2, noCommand.exitCode, noCommand.output);
+  }
+
+  private Result run(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int exitCode = CheckpointCli.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8), Clock.systemUTC(),
+        SharedSpark.jsc().hadoopConfiguration());
+    return new Result(exitCode, bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  private static final class Result {
+    private final int exitCode;
+    private final String output;
+
+    Result(int exitCode, String output) {
+      this.exitCode = exitCode;
+      this.output = output;
+    }
+  }
+}

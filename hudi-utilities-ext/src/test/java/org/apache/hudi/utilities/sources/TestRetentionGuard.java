@@ -1,0 +1,124 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.utilities.testutils.FailureMessages;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.TargetGauges;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The retention guard over a real cleaner: a source position whose window the cleaner removed fails the batch before
+ * any commit, with the fix; the headroom of a position is published and, with fail-fast, stops the batch while the
+ * position is still readable.
+ */
+class TestRetentionGuard {
+
+  @TempDir
+  Path dir;
+
+  private OrdersAndUsers tables;
+  private StreamerJob job;
+
+  @BeforeEach
+  void orderRowsJob() {
+    tables = new OrdersAndUsers(dir, "order_rows");
+    job = tables.job()
+        .property("hoodie.metrics.on", "true")
+        .property("hoodie.metrics.reporter.type", "INMEMORY")
+        .sql("SELECT order_id, ts FROM <SRC:orders>");
+  }
+
+  @Test
+  void windowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt() throws Exception {
+    String first = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    // Each commit rewrites o1's only file; keeping one commit, the cleaner removes the files of the earlier ones.
+    String second = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
+    String last = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    String messages = FailureMessages.of(failure);
+    assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
+        + "has removed files written by commits [" + second) && messages.contains("Nothing was committed")
+        && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"), messages);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
+
+    job.property("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", "true").syncInProcess();
+    assertEquals(List.of("[o1,4]"), targetRows());
+    assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + last + ","));
+  }
+
+  @Test
+  void headroomIsPublishedAndFailFastStopsTheBatchWhileThePositionIsStillReadable() throws Exception {
+    tables.ordersKeepingCommits(2, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
+    String fourth = tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
+    job.syncInProcess();
+    // Keeping two commits, the clean after the 4th keeps the 3rd on (and the 2nd's files, the last before it): the
+    // position (the 1st) still reads, with headroom 0.
+    assertEquals(0L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"));
+    assertEquals(2L, TargetGauges.value(tables.targetPath, "orders_retention_commits_retained"));
+    assertTrue(TargetGauges.value(tables.targetPath, "orders_retention_headroom_seconds") <= 0);
+    assertEquals(-1L, TargetGauges.value(tables.targetPath, "users_retention_headroom_commits"),
+        "users was never cleaned: no bound, no headroom");
+    assertEquals(List.of("[o1,4]"), targetRows());
+
+    tables.ordersKeepingCommits(2, order("o1", "u1", 5.0, 5L));
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+    job.property("hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits", "4")
+        .property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "true");
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    String messages = FailureMessages.of(failure);
+    assertTrue(messages.contains("Cannot read table 'orders': Table 'orders' at " + fourth + " is 1 commits")
+        && messages.contains("below hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits=4")
+        && messages.contains("hoodie.cleaner.commits.retained"), messages);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
+
+    job.property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "false").syncInProcess();
+    assertEquals(List.of("[o1,5]"), targetRows());
+  }
+
+  private List<String> targetRows() {
+    return SharedSpark.session().read().format("hudi").load(tables.targetPath).select("order_id", "ts")
+        .collectAsList().stream().map(Object::toString).sorted().collect(Collectors.toList());
+  }
+}

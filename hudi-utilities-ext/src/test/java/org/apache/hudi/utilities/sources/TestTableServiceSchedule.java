@@ -1,0 +1,522 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.keygen.SimpleKeyGenerator;
+import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.TargetGauges;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Table services during the pipeline, under randomized schedules: two source tables are written and serviced between
+ * Streamer rounds (MERGE_ON_READ compaction, clustering, cleaning, archival, all inline with their writes), the target
+ * is serviced by the Streamer's own writes (compaction if MERGE_ON_READ, clustering, cleaning, archival), and after
+ * every round the target must equal the model of the sources at the positions of its stored checkpoint: no row lost,
+ * none duplicated, none newer than its table's position.
+ *
+ * <p>Drawn per seed: the target's table type; per source its table type, whether it is partitioned, its num_instants
+ * (batches cut short or not), how often it is compacted (MERGE_ON_READ) and clustered, the commits its cleaner
+ * retains; whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the
+ * sources delete rows; whether the target is clustered. A deleted row stays in the target in some version the source
+ * wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is depends on
+ * how the batches fell), so deleted keys are checked for that only.
+ *
+ * <p>Quick by default (one seed, {@value #DEFAULT_STEPS} steps); more with {@code -Dschedule.seeds=N} (the first seed
+ * is {@code schedule.seed} or the clock, the next ones follow from it) and {@code -Dschedule.steps=M}. Every seed is
+ * printed; replay one with {@code -Dschedule.seed=<seed>} and the same steps.
+ */
+class TestTableServiceSchedule {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TestTableServiceSchedule.class);
+
+  private static final String SEED_PROPERTY = "schedule.seed";
+  private static final String SEEDS_PROPERTY = "schedule.seeds";
+  private static final String STEPS_PROPERTY = "schedule.steps";
+  private static final int DEFAULT_STEPS = 5;
+  /** Extra rounds run while a source is more commits than this behind, so its cleaner never passes the position. */
+  private static final int MAX_LAG = 1;
+  /** Most instants one step adds to a source: a data commit, then a compaction and a clustering it may trigger. */
+  private static final int MAX_INSTANTS_PER_STEP = 3;
+
+  private static final StructType ROWS = new StructType()
+      .add("id", DataTypes.StringType, false)
+      .add("v", DataTypes.LongType)
+      .add("ts", DataTypes.LongType)
+      .add("part", DataTypes.StringType);
+  private static final StructType ROWS_WITH_NOTE = ROWS.add("note", DataTypes.StringType);
+
+  /** Kept when the test fails: every seed's sources and target. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
+
+  @Test
+  void sourcesAndTargetServicedBetweenRoundsLoseAndDuplicateNothing() throws Exception {
+    long firstSeed = Long.getLong(SEED_PROPERTY, System.nanoTime());
+    int seeds = Integer.getInteger(SEEDS_PROPERTY, 1);
+    int steps = Integer.getInteger(STEPS_PROPERTY, DEFAULT_STEPS);
+    List<Tally> tallies = new ArrayList<>();
+    SplittableRandom seedSequence = new SplittableRandom(firstSeed);
+    for (int run = 0; run < seeds; run++) {
+      long seed = run == 0 ? firstSeed : seedSequence.nextLong();
+      LOG.info("Table-service schedule with seed {} (replay it with -D{}={} -D{}={})", seed, SEED_PROPERTY, seed,
+          STEPS_PROPERTY, steps);
+      Tally tally = new Tally(seed);
+      tallies.add(tally);
+      long started = System.nanoTime();
+      try {
+        new Schedule(seed, Files.createDirectories(dir.resolve("seed-" + seed)), tally).run(steps);
+      } finally {
+        tally.seconds = (System.nanoTime() - started) / 1_000_000_000L;
+        LOG.info("Table-service schedule tally: {}", tally);
+      }
+    }
+    LOG.info("Table-service schedules: {} seeds, {} rounds, {} rows checked, {} losses, {} duplicates, {} s", seeds,
+        tallies.stream().mapToInt(t -> t.rounds).sum(), tallies.stream().mapToLong(t -> t.rowsChecked).sum(),
+        tallies.stream().mapToLong(t -> t.losses).sum(), tallies.stream().mapToLong(t -> t.duplicates).sum(),
+        tallies.stream().mapToLong(t -> t.seconds).sum());
+    for (Tally tally : tallies) {
+      assertTrue(tally.rounds > steps && tally.sourceServices() > 0, "too little happened: " + tally);
+    }
+  }
+
+  /** One seed's run: the setup drawn, the sources and their model, the job, the rounds. */
+  private static final class Schedule {
+
+    private final Random random;
+    private final Tally tally;
+    private final String targetPath;
+    private final String targetType;
+    private final boolean targetClustering;
+    private final List<Source> sources = new ArrayList<>();
+    private final StreamerJob job;
+    private final int addColumnAtStep;
+    private long version;
+
+    Schedule(long seed, Path dir, Tally tally) {
+      // Scrambled: java.util.Random's first draws hardly differ between nearby seeds (System.nanoTime() values drew
+      // the same target type every time), and the target type is the first draw.
+      this.random = new Random(new SplittableRandom(seed).nextLong());
+      this.tally = tally;
+      this.targetPath = dir.resolve("target").toUri().toString();
+      this.targetType = random.nextBoolean() ? "COPY_ON_WRITE" : "MERGE_ON_READ";
+      this.targetClustering = random.nextBoolean();
+      boolean deletes = random.nextBoolean();
+      for (String name : List.of("a", "b")) {
+        sources.add(new Source(name, dir.resolve(name).toUri().toString(), random, deletes));
+      }
+      this.addColumnAtStep = random.nextInt(3) == 0 ? -1 : 1 + random.nextInt(DEFAULT_STEPS - 1);
+      this.job = new StreamerJob(dir, targetPath)
+          .tableType(targetType)
+          .transformers(MultiDatasetSqlFileTransformer.class.getName())
+          .property("hoodie.streamer.source.multi.hudi.tables", "a,b")
+          .property("hoodie.datasource.write.recordkey.field", "rk")
+          .property("hoodie.metadata.enable", "false")
+          .property("hoodie.metrics.on", "true")
+          .property("hoodie.metrics.reporter.type", "INMEMORY")
+          .property("hoodie.cleaner.commits.retained", "2")
+          .property("hoodie.keep.min.commits", "3")
+          .property("hoodie.keep.max.commits", "4")
+          .property("hoodie.compact.inline.max.delta.commits", "2")
+          .property("hoodie.clustering.inline", String.valueOf(targetClustering))
+          .property("hoodie.clustering.inline.max.commits", "2")
+          .sql(sql(false));
+      for (Source source : sources) {
+        job.property("hoodie.streamer.source.hudi." + source.name + ".path", source.path)
+            .property("hoodie.streamer.source.hudi." + source.name + ".missing_checkpoint_strategy",
+                "READ_UPTO_LATEST_COMMIT")
+            .property("hoodie.streamer.source.hudi." + source.name + ".num_instants", String.valueOf(source.numInstants));
+      }
+      tally.setup = String.format("target %s%s, add column at step %s, deletes %s; %s", targetType,
+          targetClustering ? " clustered" : "", addColumnAtStep < 0 ? "never" : addColumnAtStep, deletes, sources);
+      LOG.info("Setup: {}", tally.setup);
+    }
+
+    void run(int steps) throws Exception {
+      for (Source source : sources) {
+        source.write(++version, tally);
+      }
+      round();
+      for (int step = 1; step <= steps; step++) {
+        if (step == addColumnAtStep) {
+          sources.get(0).addNote();
+          job.sql(sql(true));
+          tally.columnsAdded++;
+        }
+        for (Source source : sources) {
+          if (random.nextInt(4) != 0) {
+            source.write(++version, tally);
+          }
+        }
+        round();
+        catchUp(MAX_LAG);
+      }
+      catchUp(0);
+      for (Source source : sources) {
+        assertEquals(source.latestInstant(), positions().get(source.name), "the last round must have caught up with "
+            + source.name + " (seed " + tally.seed + ")");
+      }
+      tally.targetServices = targetServices();
+    }
+
+    /** Extra rounds, without source writes, until no source is more than {@code lag} commits ahead of its position. */
+    private void catchUp(int lag) throws Exception {
+      while (sources.stream().anyMatch(source -> source.lag(positions()) > lag)) {
+        Map<String, String> before = positions();
+        round();
+        assertTrue(!before.equals(positions()), "a round behind the sources did not move (seed " + tally.seed + "): "
+            + before);
+      }
+    }
+
+    private String sql(boolean withNote) {
+      return "SELECT concat('a:', id) AS rk, 'a' AS src, id, v, ts" + (withNote ? ", note" : "") + " FROM <SRC:a>\n"
+          + "UNION ALL\n"
+          + "SELECT concat('b:', id), 'b', id, v, ts" + (withNote ? ", CAST(NULL AS STRING)" : "") + " FROM <SRC:b>";
+    }
+
+    /** One Streamer round, then the target against the model at its stored positions. */
+    private void round() throws Exception {
+      job.syncInProcess();
+      tally.rounds++;
+      Map<String, String> positions = positions();
+      Dataset<Row> target = SharedSpark.session().read().format("hudi").load(targetPath);
+      boolean hasNote = Arrays.asList(target.columns()).contains("note");
+      List<Row> rows = target.selectExpr("_hoodie_record_key", "rk", "src", "id", "v", "ts",
+          hasNote ? "note" : "CAST(NULL AS STRING) AS note").collectAsList();
+      Map<String, Row> byKey = new HashMap<>();
+      for (Row row : rows) {
+        if (byKey.put(row.getString(1), row) != null) {
+          tally.duplicates++;
+        }
+      }
+      for (Source source : sources) {
+        source.check(positions.get(source.name), byKey, tally);
+      }
+      Set<String> known = sources.stream().flatMap(source -> source.keys().stream().map(id -> source.name + ":" + id))
+          .collect(Collectors.toSet());
+      tally.unexpected += byKey.keySet().stream().filter(rk -> !known.contains(rk)).count();
+      tally.minHeadroom = Math.min(tally.minHeadroom, sources.stream()
+          .mapToLong(source -> TargetGauges.value(targetPath, source.name + "_retention_headroom_commits"))
+          .filter(headroom -> headroom >= 0).min().orElse(Long.MAX_VALUE));
+      LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, rows.size(), tally);
+      assertTrue(tally.losses == 0 && tally.duplicates == 0 && tally.unexpected == 0 && tally.aheadOfCheckpoint == 0,
+          "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): " + tally.problems);
+    }
+
+    /** The positions of the target's stored checkpoint, found as the Streamer finds it, across its table services. */
+    private Map<String, String> positions() {
+      String checkpoint = new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
+          .newest(targetPath, StoredCheckpointReader.UNBOUNDED).checkpoint()
+          .orElseThrow(() -> new AssertionError("the target stores no checkpoint"));
+      Map<String, String> positions = new TreeMap<>();
+      for (String entry : checkpoint.split(",")) {
+        String[] tableAndInstant = entry.split("=", 2);
+        positions.put(tableAndInstant[0], tableAndInstant[1]);
+      }
+      assertEquals(Set.of("a", "b"), positions.keySet(), "checkpoint tables: " + checkpoint);
+      return positions;
+    }
+
+    private Map<String, Integer> targetServices() {
+      return Services.performedOn(targetPath);
+    }
+  }
+
+  /** One version of a row, or its delete, as the model wrote it. */
+  private static final class Version {
+
+    private final String instant;
+    private final long v;
+    private final long ts;
+    private final String note;
+    private final boolean delete;
+
+    Version(String instant, long v, long ts, String note, boolean delete) {
+      this.instant = instant;
+      this.v = v;
+      this.ts = ts;
+      this.note = note;
+      this.delete = delete;
+    }
+  }
+
+  /**
+   * A source table, its writer and its model: every version of every key with the instant of the data commit that
+   * wrote it. A row's ts is unique across both tables and increases with every commit.
+   */
+  private static final class Source {
+
+    private final String name;
+    private final String path;
+    private final Random random;
+    private final boolean deletes;
+    private final String tableType;
+    private final boolean partitioned;
+    private final int numInstants;
+    private final int compactEvery;
+    private final int clusterEvery;
+    private final int commitsRetained;
+    private final Map<String, List<Version>> versions = new LinkedHashMap<>();
+    private final Set<String> deleted = new TreeSet<>();
+    private boolean withNote;
+    private int nextId;
+
+    Source(String name, String path, Random random, boolean deletes) {
+      this.name = name;
+      this.path = path;
+      this.random = random;
+      this.deletes = deletes;
+      this.tableType = random.nextBoolean() ? "COPY_ON_WRITE" : "MERGE_ON_READ";
+      this.partitioned = random.nextBoolean();
+      this.numInstants = new int[] {1, 2, 3, 100}[random.nextInt(4)];
+      this.compactEvery = tableType.equals("MERGE_ON_READ") ? random.nextInt(4) : 0;
+      // Not both inline on one MERGE_ON_READ writer: Hudi 0.14's inline clustering right after an inline compaction
+      // fails the source's own write ("Positive number of partitions required", seed 309 before this rule).
+      this.clusterEvery = compactEvery > 0 ? 0 : random.nextInt(3);
+      // As few commits as keep a position within MAX_LAG readable after one more step: the cleaner's bound then
+      // reaches the first commit after it (headroom 0), so cleans happen within a quick run.
+      this.commitsRetained = MAX_LAG + MAX_INSTANTS_PER_STEP + random.nextInt(2);
+    }
+
+    void addNote() {
+      withNote = true;
+    }
+
+    /** One data commit of upserts or (sometimes) deletes, with the inline services it may trigger. */
+    void write(long ts, Tally tally) {
+      Set<String> before = instants(path);
+      List<String> live = versions.keySet().stream().filter(id -> !deleted.contains(id)).collect(Collectors.toList());
+      boolean delete = deletes && live.size() > 2 && random.nextInt(4) == 0;
+      Map<String, Row> rows = new LinkedHashMap<>();
+      Map<String, Long> values = new HashMap<>();
+      for (int i = 1 + random.nextInt(3); i > 0; i--) {
+        String id = !delete && (live.isEmpty() || random.nextInt(2) == 0) ? "k" + nextId++ : live.get(random.nextInt(live.size()));
+        long v = random.nextInt(1000);
+        values.put(id, v);
+        rows.put(id, row(id, v, ts));
+      }
+      Map<String, String> options = new HashMap<>(Map.of(
+          "hoodie.metadata.enable", "false",
+          "hoodie.cleaner.commits.retained", String.valueOf(commitsRetained),
+          "hoodie.keep.min.commits", String.valueOf(commitsRetained + 1),
+          "hoodie.keep.max.commits", String.valueOf(commitsRetained + 3),
+          "hoodie.compact.inline", String.valueOf(compactEvery > 0),
+          "hoodie.compact.inline.max.delta.commits", String.valueOf(Math.max(1, compactEvery)),
+          "hoodie.clustering.inline", String.valueOf(clusterEvery > 0),
+          "hoodie.clustering.inline.max.commits", String.valueOf(Math.max(1, clusterEvery))));
+      if (partitioned) {
+        options.put("hoodie.datasource.write.partitionpath.field", "part");
+        options.put("hoodie.datasource.write.keygenerator.class", SimpleKeyGenerator.class.getName());
+      }
+      if (delete) {
+        options.put("hoodie.datasource.write.operation", "delete");
+      }
+      HudiTables.upsert(path, name, tableType, "id", withNote ? ROWS_WITH_NOTE : ROWS, options,
+          rows.values().toArray(new Row[0]));
+      String dataCommit = newInstants(before, tableType.equals("MERGE_ON_READ")
+          ? HoodieTimeline.DELTA_COMMIT_ACTION : HoodieTimeline.COMMIT_ACTION);
+      for (Map.Entry<String, Row> row : rows.entrySet()) {
+        versions.computeIfAbsent(row.getKey(), id -> new ArrayList<>()).add(new Version(dataCommit,
+            values.get(row.getKey()), ts, withNote ? row.getValue().getString(4) : null, delete));
+        if (delete) {
+          deleted.add(row.getKey());
+        }
+      }
+      tally.sourceCommits++;
+      tally.sourceDeletes += delete ? 1 : 0;
+      tally.sourceServicesSeen.put(name, Services.performedOn(path));
+    }
+
+    private Row row(String id, long v, long ts) {
+      String part = "p" + Math.floorMod(id.hashCode(), 3);
+      return withNote ? RowFactory.create(id, v, ts, part, random.nextBoolean() ? "n" + ts : null)
+          : RowFactory.create(id, v, ts, part);
+    }
+
+    /** The one completed instant of the given action the write added (others are its services). */
+    private String newInstants(Set<String> before, String action) {
+      List<String> added = completed(path).getInstantsAsStream()
+          .filter(instant -> instant.getAction().equals(action) && !before.contains(instant.getTimestamp()))
+          .map(HoodieInstant::getTimestamp).collect(Collectors.toList());
+      assertEquals(1, added.size(), "data commits added to " + name + ": " + added);
+      return added.get(0);
+    }
+
+    /** Completed commits of the source after its position in the checkpoint. */
+    int lag(Map<String, String> positions) {
+      return completed(path).findInstantsAfter(positions.get(name), Integer.MAX_VALUE).countInstants();
+    }
+
+    String latestInstant() {
+      return completed(path).lastInstant().get().getTimestamp();
+    }
+
+    Set<String> keys() {
+      return versions.keySet();
+    }
+
+    /** The target's rows of this table against the model at the position. */
+    void check(String position, Map<String, Row> target, Tally tally) {
+      for (Map.Entry<String, List<Version>> key : versions.entrySet()) {
+        List<Version> upTo = key.getValue().stream()
+            .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
+            .collect(Collectors.toList());
+        Row row = target.get(name + ":" + key.getKey());
+        tally.rowsChecked++;
+        Option<Version> held = row == null ? Option.empty() : Option.fromJavaOptional(key.getValue().stream()
+            .filter(version -> !version.delete && version.ts == row.getLong(5)).findFirst());
+        if (row != null && (!held.isPresent() || held.get().v != row.getLong(4)
+            || !String.valueOf(held.get().note).equals(String.valueOf(row.getString(6))))) {
+          tally.problem("not a version " + name + " wrote: " + row);
+          tally.unexpected++;
+        } else if (held.isPresent() && !upTo.contains(held.get())) {
+          tally.problem("ahead of " + name + "'s position " + position + ": " + row);
+          tally.aheadOfCheckpoint++;
+        } else if (upTo.stream().noneMatch(version -> version.delete)) {
+          Version expected = upTo.isEmpty() ? null : upTo.get(upTo.size() - 1);
+          if (expected != null && (!held.isPresent() || held.get() != expected)) {
+            tally.problem(name + ":" + key.getKey() + " at " + position + " should be ts=" + expected.ts + ", is "
+                + row);
+            tally.losses++;
+          } else if (expected == null && row != null) {
+            tally.problem("ahead of " + name + "'s position " + position + ": " + row);
+            tally.aheadOfCheckpoint++;
+          }
+        }
+      }
+    }
+
+    private static HoodieTimeline completed(String path) {
+      return HoodieTableMetaClient.builder().setConf(SharedSpark.jsc().hadoopConfiguration()).setBasePath(path)
+          .setLoadActiveTimelineOnLoad(true).build().getCommitsTimeline().filterCompletedInstants();
+    }
+
+    private static Set<String> instants(String path) {
+      if (!Files.exists(Path.of(java.net.URI.create(path)).resolve(".hoodie"))) {
+        return Set.of();
+      }
+      return completed(path).getInstantsAsStream().map(HoodieInstant::getTimestamp).collect(Collectors.toSet());
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%s: %s%s, num_instants %d, compact every %d, cluster every %d, clean keeps %d", name,
+          tableType, partitioned ? " partitioned" : "", numInstants, compactEvery, clusterEvery, commitsRetained);
+    }
+  }
+
+  /** The services a table's active timeline shows, by kind (archived: whether anything was archived). */
+  private static final class Services {
+
+    static Map<String, Integer> performedOn(String path) {
+      HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(SharedSpark.jsc().hadoopConfiguration())
+          .setBasePath(path).setLoadActiveTimelineOnLoad(true).build();
+      HoodieTimeline completed = metaClient.getActiveTimeline().filterCompletedInstants();
+      boolean mergeOnRead = metaClient.getTableType().name().equals("MERGE_ON_READ");
+      Map<String, Integer> services = new TreeMap<>();
+      services.put("compactions", mergeOnRead ? count(completed, HoodieTimeline.COMMIT_ACTION) : 0);
+      services.put("clusterings", count(completed, HoodieTimeline.REPLACE_COMMIT_ACTION));
+      services.put("cleans", count(completed, HoodieTimeline.CLEAN_ACTION));
+      services.put("archived", metaClient.getArchivedTimeline().countInstants());
+      return services;
+    }
+
+    private static int count(HoodieTimeline timeline, String action) {
+      return (int) timeline.getInstantsAsStream().filter(instant -> instant.getAction().equals(action)).count();
+    }
+  }
+
+  private static final class Tally {
+
+    final long seed;
+    String setup;
+    int rounds;
+    int sourceCommits;
+    int sourceDeletes;
+    int columnsAdded;
+    final Map<String, Map<String, Integer>> sourceServicesSeen = new TreeMap<>();
+    Map<String, Integer> targetServices = Map.of();
+    long rowsChecked;
+    long losses;
+    long duplicates;
+    long unexpected;
+    long aheadOfCheckpoint;
+    long minHeadroom = Long.MAX_VALUE;
+    long seconds;
+    final List<String> problems = new ArrayList<>();
+
+    Tally(long seed) {
+      this.seed = seed;
+    }
+
+    void problem(String problem) {
+      problems.add(problem);
+    }
+
+    int sourceServices() {
+      return sourceServicesSeen.values().stream().mapToInt(services -> services.get("compactions")
+          + services.get("clusterings") + services.get("cleans")).sum();
+    }
+
+    @Override
+    public String toString() {
+      return String.format("seed=%d, rounds=%d, source commits=%d (delete commits %d), columns added=%d, source "
+              + "services=%s, target services=%s, rows checked=%d, losses=%d, duplicates=%d, unexpected=%d, "
+              + "ahead of checkpoint=%d, least retention headroom seen=%s, time=%d s", seed, rounds, sourceCommits,
+          sourceDeletes, columnsAdded, sourceServicesSeen, targetServices, rowsChecked, losses, duplicates, unexpected,
+          aheadOfCheckpoint, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
+    }
+  }
+}
