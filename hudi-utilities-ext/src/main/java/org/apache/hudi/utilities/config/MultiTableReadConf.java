@@ -35,6 +35,7 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECK
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_PARALLELISM;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_MAX_KEYS;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
 /**
@@ -48,14 +49,17 @@ public final class MultiTableReadConf {
   private final AlignmentMode alignment;
   private final Duration alignmentIdleTimeout;
   private final MultiTableCheckpointManager checkpoints;
+  private final int snapshotPushdownMaxKeys;
 
   private MultiTableReadConf(List<SourceTable> tables, int readParallelism, AlignmentMode alignment,
-                             Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints) {
+                             Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints,
+                            int snapshotPushdownMaxKeys) {
     this.tables = Collections.unmodifiableList(tables);
     this.readParallelism = readParallelism;
     this.alignment = alignment;
     this.alignmentIdleTimeout = alignmentIdleTimeout;
     this.checkpoints = checkpoints;
+    this.snapshotPushdownMaxKeys = snapshotPushdownMaxKeys;
   }
 
   /**
@@ -77,7 +81,10 @@ public final class MultiTableReadConf {
         ConfigValues.raw(props, CHECKPOINT_LEGACY_TABLE).orElse(tables.get(0).name()),
         ConfigValues.booleanValue(props, CHECKPOINT_ENABLE, checkpoint),
         ConfigValues.booleanValue(props, CHECKPOINT_LENIENT, checkpoint));
-    return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints);
+    int pushdownMaxKeys = (int) Math.min(Integer.MAX_VALUE,
+        ConfigValues.atLeast(props, SNAPSHOT_PUSHDOWN_MAX_KEYS, 0, "push delta keys into snapshot reads"));
+    return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints,
+        pushdownMaxKeys);
   }
 
   /** The tables, in declaration order. */
@@ -117,6 +124,11 @@ public final class MultiTableReadConf {
     return checkpoints;
   }
 
+  /** Most distinct delta keys pushed into a snapshot read joined with the delta; 0 for no pushdown. */
+  public int snapshotPushdownMaxKeys() {
+    return snapshotPushdownMaxKeys;
+  }
+
   private static List<String> names(List<SourceTable> tables) {
     return tables.stream().map(SourceTable::name).collect(Collectors.toList());
   }
@@ -124,6 +136,6 @@ public final class MultiTableReadConf {
   @Override
   public String toString() {
     return "MultiTableReadConf{tables=" + tableNames() + ", readParallelism=" + readParallelism + ", alignment="
-        + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints + "}";
+        + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints + ", snapshotPushdownMaxKeys=" + snapshotPushdownMaxKeys + "}";
   }
 }
