@@ -164,7 +164,7 @@ final class ExactJoinBenchmark implements Benchmark {
       Path sql = dir.resolve("recipe.sql");
       Files.write(sql, RECIPE.getBytes(StandardCharsets.UTF_8));
       this.plain = props(sql, "0");
-      this.pushdown = props(sql, "1000");
+      this.pushdown = props(sql, "100");
       this.joined = table("joined", "order_id", DEFAULT_FILE_SIZE).withoutMetadataTable();
     }
 

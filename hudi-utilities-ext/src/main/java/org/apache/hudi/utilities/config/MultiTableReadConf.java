@@ -35,6 +35,7 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECK
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LENIENT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_PARALLELISM;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEYS_LIMIT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_MAX_KEYS;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
@@ -81,10 +82,13 @@ public final class MultiTableReadConf {
         ConfigValues.raw(props, CHECKPOINT_LEGACY_TABLE).orElse(tables.get(0).name()),
         ConfigValues.booleanValue(props, CHECKPOINT_ENABLE, checkpoint),
         ConfigValues.booleanValue(props, CHECKPOINT_LENIENT, checkpoint));
-    int pushdownMaxKeys = (int) Math.min(Integer.MAX_VALUE,
-        ConfigValues.atLeast(props, SNAPSHOT_PUSHDOWN_MAX_KEYS, 0, "push delta keys into snapshot reads"));
+    long pushdownMaxKeys = ConfigValues.atLeast(props, SNAPSHOT_PUSHDOWN_MAX_KEYS, 0, "push delta keys into snapshot reads");
+    checkArgument(pushdownMaxKeys <= SNAPSHOT_PUSHDOWN_KEYS_LIMIT, () -> String.format("Cannot push delta keys into "
+        + "snapshot reads: %s=%d is above %d, where Hudi 0.14's data skipping would overflow the stack (set at most %d; "
+        + "a delta with more keys reads the snapshot in full)", SNAPSHOT_PUSHDOWN_MAX_KEYS.key(), pushdownMaxKeys,
+        SNAPSHOT_PUSHDOWN_KEYS_LIMIT, SNAPSHOT_PUSHDOWN_KEYS_LIMIT));
     return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints,
-        pushdownMaxKeys);
+        (int) pushdownMaxKeys);
   }
 
   /** The tables, in declaration order. */

@@ -68,9 +68,9 @@ class TestExactIncrementalJoin {
         .sql(EXACT_JOIN_SQL);
   }
 
-  /** 0: snapshots read in full; 1000: snapshots joined with a delta read with its keys only. */
+  /** 0: snapshots read in full; 100: snapshots joined with a delta read with its keys only. */
   @ParameterizedTest(name = "snapshot pushdown max keys {0}")
-  @ValueSource(strings = {"0", "1000"})
+  @ValueSource(strings = {"0", "100"})
   void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound(String pushdownMaxKeys) throws Exception {
     job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys);
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
@@ -123,7 +123,7 @@ class TestExactIncrementalJoin {
       + "ON p.user_id = s.user_id";
 
   @ParameterizedTest(name = "snapshot pushdown max keys {0}")
-  @ValueSource(strings = {"0", "1000"})
+  @ValueSource(strings = {"0", "100"})
   void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(String pushdownMaxKeys) throws Exception {
     job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
         .property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
