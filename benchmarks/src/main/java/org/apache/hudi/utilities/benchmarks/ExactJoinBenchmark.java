@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.benchmarks;
 
 import java.io.PrintStream;

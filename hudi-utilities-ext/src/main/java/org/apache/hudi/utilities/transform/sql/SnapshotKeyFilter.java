@@ -16,7 +16,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.hudi.utilities.transform.sql;
 
 import java.util.HashMap;
