@@ -24,7 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.hudi.common.config.TypedProperties;
@@ -38,14 +40,22 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import scala.collection.JavaConverters;
 
 /**
- * Issue 6: one batch of the exact delta-join recipe ({@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers}) against
- * recomputing the whole join, side by side, at two table sizes; and how much of the recipe the snapshot scans take.
+ * Issue 6 and 11: one batch of the exact delta-join recipe ({@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers})
+ * with and without the delta-key pushdown into its snapshot reads, against recomputing the whole join, side by side
+ * (runs interleaved), at several table sizes and parquet file sizes; where a recipe batch's time goes; and how many
+ * files the snapshot scans read.
  *
- * <p>Each side is measured twice: up to the rows to write (a no-op sink), and as a whole batch that also writes them
- * to a COPY_ON_WRITE target holding the join: the recipe upserts the changed rows, the recomputation overwrites the
- * target with every joined row.
+ * <p>Each side is measured up to the rows to write (a no-op sink), and as a whole batch that also writes them to a
+ * COPY_ON_WRITE target holding the join: the recipe upserts the changed rows, the recomputation overwrites the target
+ * with every joined row.
  */
 final class ExactJoinBenchmark implements Benchmark {
 
@@ -55,7 +65,9 @@ final class ExactJoinBenchmark implements Benchmark {
       + "UNION ALL\n"
       + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
       + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id";
-  private static final int RUNS = 3;
+  private static final String PUSHDOWN_MAX_KEYS = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
+  /** Hudi's default parquet file size: no size set. */
+  private static final int DEFAULT_FILE_SIZE = 0;
 
   @Override
   public String name() {
@@ -64,104 +76,216 @@ final class ExactJoinBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "exact delta-join recipe (SNAP placeholders) vs recomputing the whole join; args: order counts "
-        + "(default 200000 1000000), users = orders / 10, delta = 1000 orders + 100 users";
+    return "exact delta-join recipe, delta-key pushdown off and on, vs recomputing the whole join; args: order counts "
+        + "(default 500000), users = orders / 10, delta = 1000 orders + 100 users; options file.mib=1,0 (0: Hudi's "
+        + "default size) runs=3 (interleaved, after one warm-up) batch.runs=3 (0: no write batches)";
   }
 
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
-    List<Integer> sizes = args.isEmpty() ? List.of(200_000, 1_000_000)
-        : args.stream().map(Integer::parseInt).collect(Collectors.toList());
+    Map<String, String> options = new LinkedHashMap<>(Map.of("file.mib", "1,0", "runs", "3", "batch.runs", "3"));
+    List<Integer> sizes = new ArrayList<>();
+    for (String arg : args) {
+      if (arg.contains("=")) {
+        options.put(arg.substring(0, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+      } else {
+        sizes.add(Integer.parseInt(arg));
+      }
+    }
+    if (sizes.isEmpty()) {
+      sizes.add(500_000);
+    }
+    int runs = Integer.parseInt(options.get("runs"));
+    int batchRuns = Integer.parseInt(options.get("batch.runs"));
     SparkSession spark = LocalSpark.start("exact-join-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    ResultTable table = new ResultTable("orders", "users", "delta rows", "recipe ms", "full join ms",
-        "full / recipe", "snapshot scans ms", "snapshot share", "recipe batch ms", "full batch ms",
-        "full / recipe batch");
+    ResultTable table = new ResultTable("orders", "users", "file MiB", "delta rows", "recipe ms", "recipe ms pushdown",
+        "full join ms", "full / recipe pushdown", "SNAP files read", "SNAP files read pushdown", "source files",
+        "recipe batch ms", "recipe batch ms pushdown", "full batch ms", "full / recipe batch pushdown");
+    ResultTable breakdown = new ResultTable("orders", "file MiB", "phase of a recipe batch", "ms", "ms pushdown");
     String plan = null;
     for (int orders : sizes) {
-      try (WorkDirectory dir = WorkDirectory.create("exact-join-" + orders)) {
-        String measured = measure(spark, jsc, dir, orders, table);
-        if (plan == null) {
-          plan = measured;
+      for (String fileMib : options.get("file.mib").split(",")) {
+        try (WorkDirectory dir = WorkDirectory.create("exact-join-" + orders)) {
+          String measured = new Setup(spark, jsc, dir, orders, Integer.parseInt(fileMib))
+              .measure(runs, batchRuns, table, breakdown);
+          plan = plan == null ? measured : plan;
         }
       }
     }
-    out.println("Exact delta-join recipe vs recomputing the join (median of " + RUNS + " runs after one warm-up; "
-        + "tables COPY_ON_WRITE, non-partitioned; local[2])");
+    out.println("Exact delta-join recipe (delta-key pushdown off / on) vs recomputing the join (median of " + runs
+        + " interleaved runs after one warm-up, batches of " + batchRuns + "; sources COPY_ON_WRITE, non-partitioned, "
+        + "metadata table and column stats on; local[2])");
     out.println(table);
-    out.println("Scans in the recipe's physical plan (column pruning: ReadSchema; filter pushdown: PushedFilters):");
+    out.println("Where a recipe batch's time goes (each phase timed on its own; median of " + runs + " runs)");
+    out.println(breakdown);
+    out.println("Scans in the recipe's physical plan with pushdown (PushedFilters, DataFilters):");
     out.println(plan);
   }
 
-  /**
-   * Writes orders and users tables of {@code orders} rows in {@code dir}, then one delta, and measures one size.
-   *
-   * @return the scans of the recipe's physical plan
-   */
-  private static String measure(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int orders,
-                                ResultTable table) throws Exception {
-    String ordersPath = dir.tablePath("orders");
-    String usersPath = dir.tablePath("users");
-    int users = orders / 10;
-    HudiTableWriter ordersTable = table("orders", "order_id");
-    HudiTableWriter usersTable = table("users", "user_id");
-    ordersTable.write(spark.sql(ordersSql(0, orders, users, 1)), WriteOperationType.BULK_INSERT, ordersPath);
-    usersTable.write(spark.sql(usersSql(0, users, "name", 1)), WriteOperationType.BULK_INSERT, usersPath);
-    String checkpoint = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
-    // The delta: 500 updated and 500 new orders, 100 renamed users.
-    ordersTable.write(spark.sql(ordersSql(orders - 500, orders + 500, users, 2)), WriteOperationType.UPSERT,
-        ordersPath);
-    usersTable.write(spark.sql(usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT, usersPath);
+  /** The tables of one size, with one delta, and the contenders over them. */
+  private static final class Setup {
+    private final SparkSession spark;
+    private final JavaSparkContext jsc;
+    private final int orders;
+    private final int users;
+    private final int fileMib;
+    private final String ordersPath;
+    private final String usersPath;
+    private final String targetPath;
+    private final String checkpoint;
+    private final TypedProperties plain;
+    private final TypedProperties pushdown;
+    private final HudiTableWriter joined;
 
-    TypedProperties props = props(dir, ordersPath, usersPath);
-    Callable<Dataset<Row>> recipe = () -> {
+    Setup(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int orders, int fileMib) throws Exception {
+      this.spark = spark;
+      this.jsc = jsc;
+      this.orders = orders;
+      this.users = orders / 10;
+      this.fileMib = fileMib;
+      this.ordersPath = dir.tablePath("orders");
+      this.usersPath = dir.tablePath("users");
+      this.targetPath = dir.tablePath("joined");
+      String spill = dir.resolve("spill").toString();
+      HudiTableWriter ordersTable = table("orders", "order_id", fileMib).withColumnStats(spill).withInputOrder();
+      HudiTableWriter usersTable = table("users", "user_id", fileMib).withColumnStats(spill).withInputOrder();
+      // Laid out by the join key, as a table meant for data skipping on it is (sorted at write, or clustered).
+      ordersTable.write(spark.sql(ordersSql(0, orders, users, 1) + " ORDER BY user_id"),
+          WriteOperationType.BULK_INSERT, ordersPath);
+      usersTable.write(spark.sql(usersSql(0, users, "name", 1) + " ORDER BY user_id"), WriteOperationType.BULK_INSERT,
+          usersPath);
+      this.checkpoint = "orders=" + lastInstant(ordersPath) + ",users=" + lastInstant(usersPath);
+      // The delta: 500 updated and 500 new orders (of 1,000 consecutive users), 100 renamed users.
+      ordersTable.write(spark.sql(ordersSql(orders - 500, orders + 500, users, 2)), WriteOperationType.UPSERT,
+          ordersPath);
+      usersTable.write(spark.sql(usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT, usersPath);
+      Path sql = dir.resolve("recipe.sql");
+      Files.write(sql, RECIPE.getBytes(StandardCharsets.UTF_8));
+      this.plain = props(sql, "0");
+      this.pushdown = props(sql, "100");
+      this.joined = table("joined", "order_id", DEFAULT_FILE_SIZE).withoutMetadataTable();
+    }
+
+    String measure(int runs, int batchRuns, ResultTable table, ResultTable breakdown) throws Exception {
+      long deltaRows = recipe(plain).count();
+      long pushdownRows = recipe(pushdown).count();
+      if (deltaRows != pushdownRows) {
+        throw new IllegalStateException("Cannot time the pushdown: it gives " + pushdownRows + " rows, not " + deltaRows);
+      }
+      List<Double> rowsMs = race(runs, List.of(() -> noop(recipe(plain)), () -> noop(recipe(pushdown)),
+          () -> noop(fullJoin())));
+      Map<String, Double> plainPhases = new RecipeBreakdown(spark, jsc, plain, checkpoint, snapshotTables())
+          .measure(runs);
+      Map<String, Double> pushdownPhases = new RecipeBreakdown(spark, jsc, pushdown, checkpoint, snapshotTables())
+          .measure(runs);
+      plainPhases.forEach((phase, ms) -> breakdown.row(orders, fileLabel(), phase, ms, pushdownPhases.get(phase)));
+      List<Double> batchMs = List.of(Double.NaN, Double.NaN, Double.NaN);
+      if (batchRuns > 0) {
+        joined.write(fullJoin(), WriteOperationType.BULK_INSERT, targetPath);
+        batchMs = race(batchRuns, List.of(
+            () -> write(recipe(plain), WriteOperationType.UPSERT),
+            () -> write(recipe(pushdown), WriteOperationType.UPSERT),
+            () -> write(fullJoin(), WriteOperationType.INSERT_OVERWRITE_TABLE)));
+      }
+      table.row(orders, users, fileLabel(), deltaRows, rowsMs.get(0), rowsMs.get(1), rowsMs.get(2),
+          ratio(rowsMs.get(2), rowsMs.get(1)), snapshotFilesRead(recipe(plain)), snapshotFilesRead(recipe(pushdown)),
+          sourceFiles(), batchMs.get(0), batchMs.get(1), batchMs.get(2), ratio(batchMs.get(2), batchMs.get(1)));
+      return scanLines(recipe(pushdown));
+    }
+
+    private Dataset<Row> recipe(TypedProperties props) {
       InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
           .fetchNext(Option.of(checkpoint), Long.MAX_VALUE);
       return new MultiDatasetSqlFileTransformer().apply(jsc, spark, batch.getBatch().get(), props);
-    };
-    Callable<Dataset<Row>> fullJoin = () -> spark.read().format("hudi").load(ordersPath).alias("o")
-        .join(spark.read().format("hudi").load(usersPath).alias("u"), "user_id")
-        .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts");
-    String snapshotInstants = "orders=" + lastInstant(jsc, ordersPath) + ",users=" + lastInstant(jsc, usersPath);
-    Callable<Dataset<Row>> snapshotScans = () -> asOf(spark, ordersPath, snapshotInstants, "orders")
-        .select("order_id", "user_id", "amount", "ts")
-        .union(asOf(spark, usersPath, snapshotInstants, "users").selectExpr("user_id", "user_id", "0.0", "ts"));
-
-    long deltaRows = recipe.call().count();
-    double recipeMs = medianMillis(() -> noop(recipe));
-    double fullMs = medianMillis(() -> noop(fullJoin));
-    double scansMs = medianMillis(() -> noop(snapshotScans));
-    String targetPath = dir.tablePath("joined");
-    HudiTableWriter joined = table("joined", "order_id");
-    joined.write(fullJoin.call(), WriteOperationType.BULK_INSERT, targetPath);
-    double recipeBatchMs = medianMillis(() -> write(joined, recipe.call(), WriteOperationType.UPSERT, targetPath));
-    double fullBatchMs = medianMillis(() -> write(joined, fullJoin.call(), WriteOperationType.INSERT_OVERWRITE_TABLE,
-        targetPath));
-    table.row(orders, users, deltaRows, recipeMs, fullMs, ratio(fullMs, recipeMs), scansMs,
-        String.format("%.0f%%", 100 * scansMs / recipeMs), recipeBatchMs, fullBatchMs,
-        ratio(fullBatchMs, recipeBatchMs));
-    return scanLines(recipe.call());
-  }
-
-  /** The median time of {@link #RUNS} runs after one warm-up. */
-  private static double medianMillis(Callable<Void> batch) throws Exception {
-    batch.call();
-    List<Long> nanos = new ArrayList<>();
-    for (int i = 0; i < RUNS; i++) {
-      long start = System.nanoTime();
-      batch.call();
-      nanos.add(System.nanoTime() - start);
     }
-    return ResultTable.medianMillis(nanos);
+
+    private Dataset<Row> fullJoin() {
+      return spark.read().format("hudi").load(ordersPath).alias("o")
+          .join(spark.read().format("hudi").load(usersPath).alias("u"), "user_id")
+          .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts");
+    }
+
+    private Void write(Dataset<Row> rows, WriteOperationType operation) {
+      joined.write(rows, operation, targetPath);
+      return null;
+    }
+
+    private Map<String, String> snapshotTables() {
+      return Map.of("orders", ordersPath, "users", usersPath);
+    }
+
+    /** The base files of both source tables' latest snapshots: what a full scan of both reads. */
+    private long sourceFiles() {
+      return spark.read().format("hudi").load(ordersPath).inputFiles().length
+          + spark.read().format("hudi").load(usersPath).inputFiles().length;
+    }
+
+    private String fileLabel() {
+      return fileMib == DEFAULT_FILE_SIZE ? "120 (default)" : String.valueOf(fileMib);
+    }
+
+    private TypedProperties props(Path sql, String pushdownMaxKeys) {
+      TypedProperties props = new TypedProperties();
+      props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders,users");
+      props.setProperty("hoodie.streamer.source.hudi.orders.path", ordersPath);
+      props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
+      props.setProperty("hoodie.streamer.transformer.sql.file", sql.toUri().toString());
+      props.setProperty(PUSHDOWN_MAX_KEYS, pushdownMaxKeys);
+      return props;
+    }
+
+    private String lastInstant(String path) {
+      return CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), path);
+    }
   }
 
-  private static Void noop(Callable<Dataset<Row>> query) throws Exception {
-    query.call().write().format("noop").mode(SaveMode.Overwrite).save();
+  /**
+   * The median milliseconds of each contender over {@code runs} runs after one warm-up, the runs of the contenders
+   * interleaved so that they share the machine's ups and downs.
+   */
+  private static List<Double> race(int runs, List<Callable<Void>> contenders) throws Exception {
+    List<List<Long>> nanos = new ArrayList<>();
+    contenders.forEach(contender -> nanos.add(new ArrayList<>()));
+    for (int run = -1; run < runs; run++) {
+      for (int i = 0; i < contenders.size(); i++) {
+        long start = System.nanoTime();
+        contenders.get(i).call();
+        if (run >= 0) {
+          nanos.get(i).add(System.nanoTime() - start);
+        }
+      }
+    }
+    return nanos.stream().map(ResultTable::medianMillis).collect(Collectors.toList());
+  }
+
+  private static Void noop(Dataset<Row> rows) {
+    rows.write().format("noop").mode(SaveMode.Overwrite).save();
     return null;
   }
 
+  /** The files the parquet scans of a query read once it has run (Spark's numFiles metric of each scan). */
+  private static long snapshotFilesRead(Dataset<Row> rows) {
+    QueryExecution execution = rows.queryExecution();
+    execution.toRdd().count();
+    List<FileSourceScanExec> scans = new ArrayList<>();
+    collectScans(execution.executedPlan(), scans);
+    return scans.stream().mapToLong(scan -> scan.metrics().apply("numFiles").value()).sum();
+  }
+
+  private static void collectScans(SparkPlan plan, List<FileSourceScanExec> scans) {
+    if (plan instanceof FileSourceScanExec) {
+      scans.add((FileSourceScanExec) plan);
+    } else if (plan instanceof AdaptiveSparkPlanExec) {
+      collectScans(((AdaptiveSparkPlanExec) plan).executedPlan(), scans);
+    } else if (plan instanceof QueryStageExec) {
+      collectScans(((QueryStageExec) plan).plan(), scans);
+    }
+    JavaConverters.seqAsJavaList(plan.children()).forEach(child -> collectScans(child, scans));
+  }
+
   private static String ratio(double numerator, double denominator) {
-    return String.format("%.1fx", numerator / denominator);
+    return Double.isNaN(numerator) ? "" : String.format("%.1fx", numerator / denominator);
   }
 
   private static String scanLines(Dataset<Row> dataset) {
@@ -171,43 +295,20 @@ final class ExactJoinBenchmark implements Benchmark {
         .collect(Collectors.joining("\n"));
   }
 
-  private static Dataset<Row> asOf(SparkSession spark, String path, String positions, String table) {
-    String instant = positions.replaceAll(".*" + table + "=(\\d+).*", "$1");
-    return spark.read().format("hudi").option("as.of.instant", instant).load(path);
-  }
-
+  /** Keys zero-padded, so that the string order of ids is their numeric order. */
   private static String ordersSql(int from, int to, int users, long ts) {
-    return String.format("SELECT concat('o', id) AS order_id, concat('u', id %% %d) AS user_id, "
+    return String.format("SELECT format_string('o%%09d', id) AS order_id, format_string('u%%09d', id %% %d) AS user_id, "
         + "CAST(id AS DOUBLE) AS amount, CAST(%d AS BIGINT) AS ts FROM range(%d, %d)", users, ts, from, to);
   }
 
   private static String usersSql(int from, int to, String name, long ts) {
-    return String.format("SELECT concat('u', id) AS user_id, concat('%s', id) AS user_name, CAST(%d AS BIGINT) AS ts "
-        + "FROM range(%d, %d)", name, ts, from, to);
+    return String.format("SELECT format_string('u%%09d', id) AS user_id, concat('%s', id) AS user_name, "
+        + "CAST(%d AS BIGINT) AS ts FROM range(%d, %d)", name, ts, from, to);
   }
 
-  /** The tables of this benchmark, sources and target: no metadata table, Hudi's defaults otherwise. */
-  private static HudiTableWriter table(String name, String recordKey) {
-    return HudiTableWriter.nonPartitioned(name, recordKey).withoutMetadataTable();
-  }
-
-  private static Void write(HudiTableWriter table, Dataset<Row> rows, WriteOperationType operation, String path) {
-    table.write(rows, operation, path);
-    return null;
-  }
-
-  private static String lastInstant(JavaSparkContext jsc, String path) {
-    return CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), path);
-  }
-
-  private static TypedProperties props(WorkDirectory dir, String ordersPath, String usersPath) throws Exception {
-    Path sql = dir.resolve("recipe.sql");
-    Files.write(sql, RECIPE.getBytes(StandardCharsets.UTF_8));
-    TypedProperties props = new TypedProperties();
-    props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders,users");
-    props.setProperty("hoodie.streamer.source.hudi.orders.path", ordersPath);
-    props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
-    props.setProperty("hoodie.streamer.transformer.sql.file", sql.toUri().toString());
-    return props;
+  /** A table of this benchmark: parquet files of at most {@code fileMib} (0 for Hudi's default). */
+  private static HudiTableWriter table(String name, String recordKey, int fileMib) {
+    HudiTableWriter writer = HudiTableWriter.nonPartitioned(name, recordKey);
+    return fileMib == DEFAULT_FILE_SIZE ? writer : writer.withMaxFileMib(fileMib);
   }
 }

@@ -76,6 +76,27 @@ final class HudiTableWriter {
     return with("hoodie.metadata.enable", "false");
   }
 
+  /**
+   * The metadata table with its column stats index (of every column), as a table written for data skipping is; and
+   * Hudi's spill files (merge handles' spillable maps) under {@code spillDirectory} rather than the system's
+   * temporary directory, so that a benchmark's work directory holds everything it writes.
+   */
+  HudiTableWriter withColumnStats(String spillDirectory) {
+    return with("hoodie.metadata.enable", "true")
+        .with("hoodie.metadata.index.column.stats.enable", "true")
+        .with("hoodie.common.spillable.diskmap.base.path", spillDirectory);
+  }
+
+  /** A bulk insert writes its rows in the order they come, without sorting them by record key. */
+  HudiTableWriter withInputOrder() {
+    return with("hoodie.bulkinsert.sort.mode", "NONE");
+  }
+
+  /** Parquet files of at most {@code maxFileMib}, small-file handling as Hudi's default. */
+  HudiTableWriter withMaxFileMib(int maxFileMib) {
+    return with("hoodie.parquet.max.file.size", String.valueOf(maxFileMib * 1024L * 1024L));
+  }
+
   private HudiTableWriter with(String key, String value) {
     Map<String, String> more = new LinkedHashMap<>(options);
     more.put(key, value);

@@ -29,14 +29,24 @@ import java.util.stream.Stream;
 
 /**
  * A benchmark's temporary directory, holding its tables: deleted with everything in it when closed, whether the
- * benchmark finished or failed (the tables of one run can take gigabytes).
+ * benchmark finished or failed, and when the JVM exits before that (stopped by a signal, or by {@code System.exit}
+ * from another thread): the tables of one run can take gigabytes.
  */
 final class WorkDirectory implements AutoCloseable {
 
   private final Path root;
+  private final Thread deleteAtExit;
 
   private WorkDirectory(Path root) {
     this.root = root;
+    this.deleteAtExit = new Thread(() -> {
+      try {
+        delete();
+      } catch (IOException e) {
+        System.err.println("Cannot delete benchmark directory " + root + ": " + e.getMessage());
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(deleteAtExit);
   }
 
   /** A new empty directory under the system's temporary directory, its name starting with {@code prefix}. */
@@ -72,6 +82,11 @@ final class WorkDirectory implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    delete();
+    Runtime.getRuntime().removeShutdownHook(deleteAtExit);
+  }
+
+  private synchronized void delete() throws IOException {
     if (!Files.exists(root)) {
       return;
     }

@@ -113,6 +113,23 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "on the Streamer's thread. Results and checkpoints do not depend on it; a table that fails still fails "
           + "the batch before anything is committed.");
 
+  /** Most keys a snapshot.pushdown.max.keys may allow (see there). */
+  public static final int SNAPSHOT_PUSHDOWN_KEYS_LIMIT = 200;
+
+  public static final ConfigProperty<Integer> SNAPSHOT_PUSHDOWN_MAX_KEYS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.max.keys")
+      .defaultValue(100)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.max.keys")
+      .markAdvanced()
+      .withDocumentation("Most distinct join keys of a delta (<SRC:t>) pushed into a snapshot read (<SNAP:u>, "
+          + "<PREV:u>) it is joined with: where the SQL file joins the two directly on equal columns and the snapshot "
+          + "side cannot produce rows of its own (inner join, or the right side of LEFT/SEMI/ANTI joins), the snapshot "
+          + "is read with 'column IN (the delta's keys)', which the source table's column stats (data skipping) and "
+          + "Parquet statistics use to skip files and row groups. A delta with more distinct keys reads the snapshot "
+          + "in full. 0 turns the pushdown off; at most " + SNAPSHOT_PUSHDOWN_KEYS_LIMIT + ", because Hudi 0.14's data "
+          + "skipping turns 'IN (keys)' into a chain of ORs one key deep each, which Spark's analyzer walks recursively "
+          + "(a thousand keys overflow the driver thread's stack). Results do not depend on it.");
+
   public static final ConfigProperty<String> ALIGNMENT = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")
       .defaultValue(AlignmentMode.NONE.name())

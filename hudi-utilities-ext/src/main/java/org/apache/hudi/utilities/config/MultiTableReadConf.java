@@ -37,6 +37,8 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECK
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_PARALLELISM;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_FAIL_FAST;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_WARN_HEADROOM_COMMITS;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEYS_LIMIT;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_MAX_KEYS;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
 /**
@@ -52,10 +54,11 @@ public final class MultiTableReadConf {
   private final MultiTableCheckpointManager checkpoints;
   private final int retentionWarnHeadroomCommits;
   private final boolean retentionFailFast;
+  private final int snapshotPushdownMaxKeys;
 
   private MultiTableReadConf(List<SourceTable> tables, int readParallelism, AlignmentMode alignment,
                              Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints,
-                             int retentionWarnHeadroomCommits, boolean retentionFailFast) {
+                             int retentionWarnHeadroomCommits, boolean retentionFailFast, int snapshotPushdownMaxKeys) {
     this.tables = Collections.unmodifiableList(tables);
     this.readParallelism = readParallelism;
     this.alignment = alignment;
@@ -63,6 +66,7 @@ public final class MultiTableReadConf {
     this.checkpoints = checkpoints;
     this.retentionWarnHeadroomCommits = retentionWarnHeadroomCommits;
     this.retentionFailFast = retentionFailFast;
+    this.snapshotPushdownMaxKeys = snapshotPushdownMaxKeys;
   }
 
   /**
@@ -87,8 +91,13 @@ public final class MultiTableReadConf {
     String guard = "guard the retention of the tables";
     int warnHeadroom = (int) Math.min(Integer.MAX_VALUE,
         ConfigValues.atLeast(props, RETENTION_WARN_HEADROOM_COMMITS, 0, guard));
+    long pushdownMaxKeys = ConfigValues.atLeast(props, SNAPSHOT_PUSHDOWN_MAX_KEYS, 0, "push delta keys into snapshot reads");
+    checkArgument(pushdownMaxKeys <= SNAPSHOT_PUSHDOWN_KEYS_LIMIT, () -> String.format("Cannot push delta keys into "
+        + "snapshot reads: %s=%d is above %d, where Hudi 0.14's data skipping would overflow the stack (set at most %d; "
+        + "a delta with more keys reads the snapshot in full)", SNAPSHOT_PUSHDOWN_MAX_KEYS.key(), pushdownMaxKeys,
+        SNAPSHOT_PUSHDOWN_KEYS_LIMIT, SNAPSHOT_PUSHDOWN_KEYS_LIMIT));
     return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints,
-        warnHeadroom, ConfigValues.booleanValue(props, RETENTION_FAIL_FAST, guard));
+        warnHeadroom, ConfigValues.booleanValue(props, RETENTION_FAIL_FAST, guard), (int) pushdownMaxKeys);
   }
 
   /** The tables, in declaration order. */
@@ -138,6 +147,11 @@ public final class MultiTableReadConf {
     return retentionFailFast;
   }
 
+  /** Most distinct delta keys pushed into a snapshot read joined with the delta; 0 for no pushdown. */
+  public int snapshotPushdownMaxKeys() {
+    return snapshotPushdownMaxKeys;
+  }
+
   private static List<String> names(List<SourceTable> tables) {
     return tables.stream().map(SourceTable::name).collect(Collectors.toList());
   }
@@ -147,6 +161,6 @@ public final class MultiTableReadConf {
     return "MultiTableReadConf{tables=" + tableNames() + ", readParallelism=" + readParallelism + ", alignment="
         + alignment + ", idleTimeout=" + alignmentIdleTimeout + ", checkpoints=" + checkpoints
         + ", retentionWarnHeadroomCommits=" + retentionWarnHeadroomCommits + ", retentionFailFast=" + retentionFailFast
-        + "}";
+        + ", snapshotPushdownMaxKeys=" + snapshotPushdownMaxKeys + "}";
   }
 }

@@ -19,8 +19,11 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.DataSourceReadOptions;
+import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.metadata.MetadataPartitionType;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -29,7 +32,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
@@ -53,11 +60,34 @@ public final class TableSnapshot {
     }
     Dataset<Row> state = spark.read().format("hudi")
         .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())
+        .options(dataSkipping(spark, path))
         .load(path);
     List<String> readColumns = Arrays.asList(rowsRead.columns());
     String[] absentMetaColumns = HoodieRecord.HOODIE_META_COLUMNS.stream()
         .filter(column -> !readColumns.contains(column))
         .toArray(String[]::new);
     return state.drop(absentMetaColumns);
+  }
+
+  /**
+   * The read options that let filters on the snapshot skip files through the table's column stats: Hudi 0.14's
+   * {@code HoodieFileIndex} prunes with them only if the reader enables the metadata table and data skipping
+   * (both off for readers by default). Not on a table with a record-level index: for an equality or IN filter on
+   * the record key, the file index then looks the keys up in the newest record index instead, which does not know
+   * where a key was at an older instant (a key deleted or moved since would be skipped), and a snapshot is read as
+   * of the batch's instant, often not the newest.
+   */
+  private static Map<String, String> dataSkipping(SparkSession spark, String path) {
+    Set<String> indexes = HoodieTableMetaClient.builder().setConf(spark.sparkContext().hadoopConfiguration())
+        .setBasePath(path).build().getTableConfig().getMetadataPartitions();
+    if (!indexes.contains(MetadataPartitionType.COLUMN_STATS.getPartitionPath())
+        || indexes.contains(MetadataPartitionType.RECORD_INDEX.getPartitionPath())) {
+      return Collections.emptyMap();
+    }
+    Map<String, String> options = new HashMap<>();
+    options.put(HoodieMetadataConfig.ENABLE.key(), "true");
+    options.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_COLUMN_STATS.key(), "true");
+    options.put(DataSourceReadOptions.ENABLE_DATA_SKIPPING().key(), "true");
+    return options;
   }
 }

@@ -24,11 +24,15 @@ import org.apache.hudi.common.util.FileIOUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SqlTransformerConfig;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.hudi014.TableSnapshot;
+import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins;
+import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins.KeyJoin;
+import org.apache.hudi.utilities.transform.sql.SnapshotKeyFilter;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -48,6 +52,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -114,12 +119,28 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     String batchId = UUID.randomUUID().toString().replace("-", "_");
     Map<Reference, String> views = new LinkedHashMap<>();
     inputs.keySet().forEach(reference -> views.put(reference, viewName(batchId, reference)));
+    // Each snapshot placeholder gets a view of its own: one joined with a delta may be read with the delta's keys only.
+    Map<String, Reference> snapshotViews = new LinkedHashMap<>();
     List<String> boundStatements = new ArrayList<>();
-    statements.forEach(statement -> boundStatements.add(placeholders.bind(statement, views::get)));
+    statements.forEach(statement -> boundStatements.add(placeholders.bind(statement, reference -> {
+      if (reference.kind() == Kind.SRC) {
+        return views.get(reference);
+      }
+      String view = views.get(reference) + "_" + snapshotViews.size();
+      snapshotViews.put(view, reference);
+      return view;
+    })));
+    Map<String, Dataset<Row>> viewInputs = new LinkedHashMap<>();
+    views.forEach((reference, view) -> {
+      if (reference.kind() == Kind.SRC) {
+        viewInputs.put(view, inputs.get(reference));
+      }
+    });
+    viewInputs.putAll(snapshotInputs(sparkSession, boundStatements, snapshotViews, inputs, viewInputs, properties));
 
     Set<TemporaryView> createdViews = new LinkedHashSet<>();
     try {
-      inputs.forEach((reference, input) -> input.createOrReplaceTempView(views.get(reference)));
+      viewInputs.forEach((view, input) -> input.createOrReplaceTempView(view));
       Dataset<Row> result = null;
       for (String statement : boundStatements) {
         LOG.info("Running SQL transformation statement: {}", statement);
@@ -129,7 +150,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       }
       return result;
     } finally {
-      views.values().forEach(view -> sparkSession.catalog().dropTempView(view));
+      viewInputs.keySet().forEach(view -> sparkSession.catalog().dropTempView(view));
       for (TemporaryView view : createdViews) {
         if (view.isGlobal()) {
           sparkSession.catalog().dropGlobalTempView(view.name());
@@ -138,6 +159,35 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         }
       }
     }
+  }
+
+  /**
+   * The dataset of each snapshot view: the snapshot restricted to the keys of the delta it is joined with where
+   * {@link DeltaKeyJoins} finds such a join and the delta has few keys, the whole snapshot otherwise.
+   */
+  private static Map<String, Dataset<Row>> snapshotInputs(SparkSession spark, List<String> boundStatements,
+                                                          Map<String, Reference> snapshotViews,
+                                                          Map<Reference, Dataset<Row>> inputs,
+                                                          Map<String, Dataset<Row>> deltaViews,
+                                                          TypedProperties properties) {
+    Map<String, Dataset<Row>> snapshots = new LinkedHashMap<>();
+    if (snapshotViews.isEmpty()) {
+      return snapshots;
+    }
+    SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(spark,
+        MultiTableReadConf.from(properties).snapshotPushdownMaxKeys());
+    Map<String, KeyJoin> keyJoins = new HashMap<>();
+    for (String statement : boundStatements) {
+      DeltaKeyJoins.in(spark, statement, snapshotViews.keySet(), deltaViews.keySet())
+          .forEach(join -> keyJoins.put(join.snapshotView(), join));
+    }
+    snapshotViews.forEach((view, reference) -> {
+      Dataset<Row> snapshot = inputs.get(reference);
+      KeyJoin join = keyJoins.get(view);
+      snapshots.put(view, join == null ? snapshot
+          : keyFilter.restrict(snapshot, join, deltaViews.get(join.deltaView())).orElse(snapshot));
+    });
+    return snapshots;
   }
 
   private static String viewName(String batchId, Reference reference) {

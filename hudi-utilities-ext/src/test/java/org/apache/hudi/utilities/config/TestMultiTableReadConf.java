@@ -64,6 +64,7 @@ class TestMultiTableReadConf {
     assertEquals(4, conf.readParallelism());
     assertEquals(AlignmentMode.NONE, conf.alignment());
     assertEquals(Duration.ofMinutes(10), conf.alignmentIdleTimeout());
+    assertEquals(100, conf.snapshotPushdownMaxKeys());
     assertEquals("db.users=2,orders=1,@order=orders|db.users",
         conf.checkpoints().format(conf.checkpoints().parse("orders=1,db.users=2")),
         "tables declared out of name order are recorded with their order");
@@ -133,6 +134,17 @@ class TestMultiTableReadConf {
     assertEquals("Cannot read table 'orders': hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy=LATEST is "
         + "not one of [READ_LATEST, READ_UPTO_LATEST_COMMIT]",
         failure("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "LATEST"));
+  }
+
+  @Test
+  void snapshotPushdownKeysAreAtMostWhatHudisDataSkippingCanAnalyse() {
+    String key = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
+    TypedProperties off = twoTables();
+    off.setProperty(key, "0");
+    assertEquals(0, MultiTableReadConf.from(off).snapshotPushdownMaxKeys());
+    assertTrue(failure(key, "201").startsWith("Cannot push delta keys into snapshot reads: " + key + "=201 is above "
+        + "200"), failure(key, "201"));
+    assertTrue(failure(key, "-1").contains(key + "=-1 is not a whole number of at least 0"), failure(key, "-1"));
   }
 
   @Test

@@ -25,12 +25,12 @@ import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
 
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,6 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * side does not advance and when num_instants cuts a batch short.
  */
 class TestExactIncrementalJoin {
+
+  private static final String PUSHDOWN_MAX_KEYS = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
 
   static final String EXACT_JOIN_SQL =
       "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
@@ -59,14 +61,18 @@ class TestExactIncrementalJoin {
 
   @BeforeEach
   void exactJoinJob() {
-    tables = new OrdersAndUsers(dir, "joined");
+    // Column stats on: with the pushdown, snapshot reads skip files by the delta's keys.
+    tables = new OrdersAndUsers(dir, "joined").withColumnStats();
     job = tables.job()
         .property("hoodie.streamer.source.hudi.users.num_instants", "1")
         .sql(EXACT_JOIN_SQL);
   }
 
-  @Test
-  void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound() throws Exception {
+  /** 0: snapshots read in full; 100: snapshots joined with a delta read with its keys only. */
+  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
+  @ValueSource(strings = {"0", "100"})
+  void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound(String pushdownMaxKeys) throws Exception {
+    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys);
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
@@ -116,20 +122,21 @@ class TestExactIncrementalJoin {
       + "FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s\n"
       + "ON p.user_id = s.user_id";
 
-  @Test
-  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted() throws Exception {
-    job.property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
+  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
+  @ValueSource(strings = {"0", "100"})
+  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(String pushdownMaxKeys) throws Exception {
+    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
+        .property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
 
     // A user is deleted: their orders leave the join.
-    String users2 = HudiTables.delete(tables.usersPath, "users", "MERGE_ON_READ", "user_id", USERS, user("u2", "bob", 2L));
+    String users2 = tables.deleteUsers(user("u2", "bob", 2L));
     syncAndAssertJoinAt(orders1, users2);
 
     // An order is deleted, another moves to a user that does not exist, a third comes back through a new user.
-    String orders2 = HudiTables.delete(tables.ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
-        order("o1", "u1", 10.0, 3L));
+    String orders2 = tables.deleteOrders(order("o1", "u1", 10.0, 3L));
     String orders3 = tables.orders(order("o2", "u9", 20.0, 3L), order("o4", "u3", 40.0, 3L));
     String users3 = tables.users(user("u3", "carol", 3L));
     syncAndAssertJoinAt(orders3, users3);

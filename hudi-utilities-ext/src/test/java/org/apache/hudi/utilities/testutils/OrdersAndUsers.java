@@ -22,6 +22,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -40,6 +41,7 @@ public final class OrdersAndUsers {
   public final String usersPath;
   public final String targetPath;
   private final Path dir;
+  private final Map<String, String> writeOptions;
 
   public OrdersAndUsers(Path dir, String targetName) {
     this(dir, dir.toUri().toString(), targetName);
@@ -55,6 +57,21 @@ public final class OrdersAndUsers {
     this.ordersPath = root + "orders";
     this.usersPath = root + "users";
     this.targetPath = root + targetName;
+    this.writeOptions = Map.of();
+  }
+
+  private OrdersAndUsers(OrdersAndUsers tables, Map<String, String> writeOptions) {
+    this.dir = tables.dir;
+    this.ordersPath = tables.ordersPath;
+    this.usersPath = tables.usersPath;
+    this.targetPath = tables.targetPath;
+    this.writeOptions = writeOptions;
+  }
+
+  /** The same tables, written with the metadata table's column stats, which data skipping reads. */
+  public OrdersAndUsers withColumnStats() {
+    return new OrdersAndUsers(this, Map.of("hoodie.metadata.enable", "true",
+        "hoodie.metadata.index.column.stats.enable", "true"));
   }
 
   /** The standard job over both tables, without SQL yet. */
@@ -62,9 +79,25 @@ public final class OrdersAndUsers {
     return StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath);
   }
 
+  /** Deletes orders; returns the instant of the commit. */
+  public String deleteOrders(Row... rows) {
+    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, delete(), rows);
+  }
+
+  /** Deletes users; returns the instant of the commit. */
+  public String deleteUsers(Row... rows) {
+    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, delete(), rows);
+  }
+
+  private Map<String, String> delete() {
+    Map<String, String> options = new HashMap<>(writeOptions);
+    options.put("hoodie.datasource.write.operation", "delete");
+    return options;
+  }
+
   /** Upserts orders; returns the instant of the commit. */
   public String orders(Row... rows) {
-    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, rows);
+    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, writeOptions, rows);
   }
 
   /**
@@ -79,7 +112,7 @@ public final class OrdersAndUsers {
 
   /** Upserts users; returns the instant of the commit. */
   public String users(Row... rows) {
-    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, rows);
+    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, writeOptions, rows);
   }
 
   /** The target's joined rows ({@code order_id, user_id, amount, user_name}), sorted. */
