@@ -110,7 +110,7 @@ class TestMultiTableReadConf {
   }
 
   @Test
-  void aPerTableSchemaProviderIsRejectedAtStartupUnderEitherPrefix() {
+  void perTableSchemaProviderKeysAreRejectedAtStartupUnderEitherPrefix() {
     assertEquals("Cannot configure a schema provider for table 'db.users': a multi-table source reads each table's "
         + "schema from its Hudi metadata (remove hoodie.deltastreamer.source.hudi.db_users.schemaprovider.class; "
         + "reshape columns in the transformer SQL, or set hoodie.streamer.schemaprovider.class for the target)",
