@@ -158,10 +158,15 @@ public final class ExplainTool {
     override.ifPresent(checkpoint -> checkNamesConfiguredTables(conf, checkpoint));
     StoredCheckpoint stored = new StoredCheckpointReader(jsc.hadoopConfiguration())
         .newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
-    Option<String> resumeString = override.isPresent() ? override : stored.checkpoint();
+    // The Streamer's rule: a --checkpoint applies unless the decisive commit records that it was applied already.
+    boolean applied = override.isPresent() && stored.commit().isPresent() && override.equals(
+        new StoredCheckpointReader(jsc.hadoopConfiguration()).appliedOverrideAt(targetBasePath, stored.commit().get()));
+    Option<String> resumeString = override.isPresent() && !applied ? override : stored.checkpoint();
+    String from = !override.isPresent() ? "the stored checkpoint"
+        : applied ? "the stored checkpoint, as commit " + stored.commit().get() + " applied this --checkpoint already"
+        : "--checkpoint";
     out.printf("Target %s: stored checkpoint '%s' (commit %s); the batch resumes from %s '%s'. Nothing is written.%n",
-        targetBasePath, stored.checkpoint().orElse(""), stored.commit().orElse("<none>"),
-        override.isPresent() ? "--checkpoint" : "the stored checkpoint", resumeString.orElse(""));
+        targetBasePath, stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), from, resumeString.orElse(""));
 
     MultiTableReader reader = new MultiTableReader(props, conf, jsc, spark, clock);
     BatchTimelines timelines = reader.loadTimelines();

@@ -116,6 +116,7 @@ class TestExplainCli {
     assertContains(override, "position " + users2 + "\n  window: nothing new after " + users2 + "\n");
     assertContains(override, "  <SRC_1>       -> rows of users: none (nothing new after " + users2 + ")\n"
         + "  <PREV:orders> -> orders as of " + orders2 + " (its position before this batch)\n");
+    assertContains(override, "Next checkpoint: 'orders=" + orders3 + ",users=" + users2 + "'");
     assertContains(override, "Spark plan of its last statement (explain mode simple):\n== Physical Plan ==");
 
     // Aligned on commit time, orders stops at users' newest commit and reads orders3 in a later batch.
@@ -130,6 +131,17 @@ class TestExplainCli {
 
     assertEquals(targetInstants, HudiTables.allInstants(tables.targetPath), "no instant was started");
     assertEquals(targetFiles, files(tables.targetPath), "no file was written, changed or removed");
+
+    // The Streamer run with that --checkpoint commits what explain said; explained again, the override is spent.
+    job.withoutProperty("hoodie.streamer.source.multi.hudi.alignment").checkpoint("orders=" + orders2 + ",users=LATEST")
+        .syncInProcess();
+    assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
+    Result spent = run("--props", props, "--target-base-path", tables.targetPath,
+        "--checkpoint", "orders=" + orders2 + ",users=LATEST");
+    assertContains(spent, "the batch resumes from the stored checkpoint, as commit "
+        + HudiTables.lastCompletedInstant(tables.targetPath).get() + " applied this --checkpoint already 'orders="
+        + orders3 + ",users=" + users2 + "'");
+    assertContains(spent, "Next checkpoint: none; every table is caught up, so the Streamer skips the round");
   }
 
   @Test
