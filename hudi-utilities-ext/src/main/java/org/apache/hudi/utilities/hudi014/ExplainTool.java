@@ -23,8 +23,8 @@ import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.exception.HoodieException;
 import org.apache.hudi.exception.HoodieIOException;
+import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.UtilHelpers;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
@@ -58,7 +58,7 @@ import org.apache.spark.sql.execution.ExplainMode;
 
 import java.io.PrintStream;
 import java.time.Clock;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,6 +81,10 @@ public final class ExplainTool {
   static final class Options {
     @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
     String props;
+
+    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
+        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
+    List<String> configs = new ArrayList<>();
 
     @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
     String targetBasePath;
@@ -130,23 +134,23 @@ public final class ExplainTool {
     }
     try {
       ExplainMode mode = ExplainMode.fromString(options.explainMode);
-      TypedProperties props = readProps(spark, options.props);
+      TypedProperties props = readProps(spark, options.props, options.configs);
       new ExplainTool(spark, clock, out).explain(props, options.targetBasePath, Option.ofNullable(options.checkpoint),
           mode);
       return 0;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
       return 2;
-    } catch (HoodieException e) {
+    } catch (Exception e) {
+      // Whatever would fail the batch: a read or a placeholder (Hudi's exceptions), the SQL (Spark's AnalysisException).
       out.println("The batch would fail: " + e.getMessage());
       return 1;
     }
   }
 
-  private static TypedProperties readProps(SparkSession spark, String path) {
+  private static TypedProperties readProps(SparkSession spark, String path, List<String> overrides) {
     try {
-      return UtilHelpers.readConfig(spark.sparkContext().hadoopConfiguration(), new Path(path), Collections.emptyList())
-          .getProps();
+      return UtilHelpers.readConfig(spark.sparkContext().hadoopConfiguration(), new Path(path), overrides).getProps();
     } catch (HoodieIOException e) {
       throw new IllegalArgumentException(String.format("Cannot explain the batch: cannot read --props %s (%s)", path,
           e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);

@@ -48,7 +48,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
 
-
 /**
  * Reads several Hudi tables incrementally in one Streamer batch, each from its own position, and commits all
  * positions together in the target's checkpoint ({@code orders=20250606182826197,users=20250606182830145}).

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.explain;
 
+import org.apache.hudi.utilities.testutils.CapturedRun;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
@@ -27,12 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -88,7 +86,7 @@ class TestExplainCli {
     List<String> targetInstants = HudiTables.allInstants(tables.targetPath);
     List<String> targetFiles = files(tables.targetPath);
 
-    Result stored = run("--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun stored = run("--props", props, "--target-base-path", tables.targetPath);
     assertEquals(0, stored.exitCode, stored.output);
     assertContains(stored, "the batch resumes from the stored checkpoint 'orders=" + orders1 + ",users=" + users1 + "'");
     assertContains(stored, "Alignment: NONE");
@@ -107,7 +105,7 @@ class TestExplainCli {
     assertTrue(stored.output.matches("(?s).*== Physical Plan ==.*Join.*"), stored.output);
 
     // The Streamer's --checkpoint: orders moved back one commit, users to its latest commit.
-    Result override = run("--props", props, "--target-base-path", tables.targetPath,
+    CapturedRun override = run("--props", props, "--target-base-path", tables.targetPath,
         "--checkpoint", "orders=" + orders2 + ",users=LATEST", "--explain-mode", "simple");
     assertEquals(0, override.exitCode, override.output);
     assertContains(override, "the batch resumes from --checkpoint 'orders=" + orders2 + ",users=LATEST'");
@@ -121,7 +119,7 @@ class TestExplainCli {
 
     // Aligned on commit time, orders stops at users' newest commit and reads orders3 in a later batch.
     job.property("hoodie.streamer.source.multi.hudi.alignment", "COMMIT_TIME_CEILING").arguments();
-    Result aligned = run("--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun aligned = run("--props", props, "--target-base-path", tables.targetPath);
     assertEquals(0, aligned.exitCode, aligned.output);
     assertContains(aligned, "Alignment: COMMIT_TIME_CEILING, ceiling " + users2 + "; tables cut at the ceiling (the "
         + "rest in a later batch): [orders]; idle tables");
@@ -136,7 +134,7 @@ class TestExplainCli {
     job.withoutProperty("hoodie.streamer.source.multi.hudi.alignment").checkpoint("orders=" + orders2 + ",users=LATEST")
         .syncInProcess();
     assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
-    Result spent = run("--props", props, "--target-base-path", tables.targetPath,
+    CapturedRun spent = run("--props", props, "--target-base-path", tables.targetPath,
         "--checkpoint", "orders=" + orders2 + ",users=LATEST");
     assertContains(spent, "the batch resumes from the stored checkpoint, as commit "
         + HudiTables.lastCompletedInstant(tables.targetPath).get() + " applied this --checkpoint already 'orders="
@@ -146,30 +144,32 @@ class TestExplainCli {
 
   @Test
   void badPropertiesAndUnknownTablesFailWithTheFix() throws Exception {
-    Result missing = run("--props", dir.resolve("absent.properties").toUri().toString(), "--target-base-path",
+    CapturedRun missing = run("--props", dir.resolve("absent.properties").toUri().toString(), "--target-base-path",
         tables.targetPath);
     assertEquals(2, missing.exitCode, missing.output);
     assertContains(missing, "Cannot explain the batch: cannot read --props " + dir.resolve("absent.properties").toUri());
 
     job.withoutProperty("hoodie.streamer.source.multi.hudi.tables").arguments();
-    Result noTables = run("--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun noTables = run("--props", props, "--target-base-path", tables.targetPath);
     assertEquals(2, noTables.exitCode, noTables.output);
     assertContains(noTables, "Cannot read multiple Hudi tables: hoodie.streamer.source.multi.hudi.tables is not set");
 
-    job.property("hoodie.streamer.source.multi.hudi.tables", "orders,users").arguments();
-    Result unknown = run("--props", props, "--target-base-path", tables.targetPath, "--checkpoint", "items=LATEST");
+    // The Streamer's --hoodie-conf overrides --props, a value with commas included.
+    CapturedRun unknown = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
+        "--target-base-path", tables.targetPath, "--checkpoint", "items=LATEST");
     assertEquals(2, unknown.exitCode, unknown.output);
     assertContains(unknown, "Cannot explain --checkpoint 'items=LATEST': table 'items' is not one of the configured "
         + "tables [orders, users]");
 
-    Result notATable = run("--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun notATable = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
+        "--target-base-path", tables.targetPath);
     assertEquals(1, notATable.exitCode, notATable.output);
     assertContains(notATable, "window: none, " + tables.ordersPath + " is not a Hudi table");
     assertContains(notATable, "The batch would fail: Cannot read table 'orders': " + tables.ordersPath
         + " is not a Hudi table");
   }
 
-  private static void assertContains(Result result, String expected) {
+  private static void assertContains(CapturedRun result, String expected) {
     assertTrue(result.output.contains(expected), "expected: " + expected + "\nin:\n" + result.output);
   }
 
@@ -188,20 +188,7 @@ class TestExplainCli {
     }
   }
 
-  private Result run(String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int exitCode = ExplainCli.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8), Clock.systemUTC(),
-        SharedSpark.session());
-    return new Result(exitCode, bytes.toString(StandardCharsets.UTF_8));
-  }
-
-  private static final class Result {
-    private final int exitCode;
-    private final String output;
-
-    Result(int exitCode, String output) {
-      this.exitCode = exitCode;
-      this.output = output;
-    }
+  private static CapturedRun run(String... args) {
+    return CapturedRun.of(out -> ExplainCli.run(args, out, Clock.systemUTC(), SharedSpark.session()));
   }
 }
