@@ -227,7 +227,7 @@ public final class ExplainTool {
 
   private void printWindow(SourceTable table, BatchTimelines timelines, TableWindow planned, TableWindow window) {
     out.printf("Table %s (%s): position %s%n", table.name(), table.path(), window.position().isPresent()
-        ? window.position().get() : "<none>, starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy());
+        ? window.position().get() : "<none>, starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy().name());
     if (!timelines.of(table.name()).isPresent()) {
       out.printf("  window: none, %s is not a Hudi table%n", table.path());
       return;
