@@ -19,7 +19,6 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -154,20 +153,18 @@ public final class SourceRetention {
     }
     HoodieTimeline exposed = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
         .findInstantsBefore(cleanerBound.get());
-    HoodieTableMetaClient metaClient = timeline.metaClient();
     for (HoodieInstant instant : exposed.getInstants()) {
-      if (anyFileMissing(metaClient, exposed, instant)) {
+      if (anyFileMissing(instant)) {
         cleaned.add(instant.getTimestamp());
       }
     }
     return cleaned;
   }
 
-  private static boolean anyFileMissing(HoodieTableMetaClient metaClient, HoodieTimeline timeline, HoodieInstant instant) {
+  private boolean anyFileMissing(HoodieInstant instant) {
+    HoodieTableMetaClient metaClient = timeline.metaClient();
     try {
-      HoodieCommitMetadata metadata = HoodieCommitMetadata.fromBytes(timeline.getInstantDetails(instant).get(),
-          HoodieCommitMetadata.class);
-      for (HoodieWriteStat stat : metadata.getWriteStats()) {
+      for (HoodieWriteStat stat : timeline.commitMetadata(instant).getWriteStats()) {
         if (!StringUtils.isNullOrEmpty(stat.getPath())
             && !metaClient.getFs().exists(new Path(metaClient.getBasePathV2(), stat.getPath()))) {
           return true;

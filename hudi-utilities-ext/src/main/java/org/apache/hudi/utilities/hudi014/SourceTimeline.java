@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTimelineTimeZone;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
@@ -131,6 +132,20 @@ public final class SourceTimeline {
    */
   public boolean isBehindArchive(String position) {
     return completed.isBeforeTimelineStarts(position) && hasArchivedInstants();
+  }
+
+  /**
+   * The metadata of one of the completed commits.
+   *
+   * @throws HoodieIOException if it cannot be read
+   */
+  public HoodieCommitMetadata commitMetadata(HoodieInstant commit) {
+    try {
+      return HoodieCommitMetadata.fromBytes(completed.getInstantDetails(commit).get(), HoodieCommitMetadata.class);
+    } catch (IOException e) {
+      throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", commit,
+          metaClient.getBasePath()), e);
+    }
   }
 
   /** The first completed instant of the active timeline; empty if there is none. */
