@@ -126,19 +126,6 @@ public final class SourceRetention {
   }
 
   /**
-   * Whether the table's state as of the position can still be read with time travel: the position is on the active
-   * timeline, and no commit lies between it and the cleaner's bound. The cleaner keeps each file group's last version
-   * before its bound, which is the version as of the position only if nothing was committed in between.
-   */
-  public boolean keepsStateAt(String position) {
-    if (timeline.isBehindArchive(position)) {
-      return false;
-    }
-    return !cleanerBound.isPresent() || timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
-        .findInstantsBefore(cleanerBound.get()).empty();
-  }
-
-  /**
    * The completed commits after the position and before the cleaner's bound that wrote a file the cleaner has
    * removed: the incremental read of the window after the position would fail on them, or (MERGE_ON_READ) miss rows.
    * Checks file existence only for commits behind the bound, so a position within the bound costs nothing.
