@@ -123,10 +123,11 @@ class TestRetentionGuard {
     tables.users(user("u1", "alice", 1L));
     job.sql("SELECT n.order_id, n.ts FROM <SRC:orders> n LEFT ANTI JOIN <PREV:orders> p ON n.order_id = p.order_id")
         .syncInProcess();
-    // Keeping two commits, the clean after the 3rd keeps the 2nd on: the window after the position still reads, but
-    // Hudi refuses time travel to the position (before the cleaner's earliest commit to retain).
-    String second = tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
-    tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
+    // Keeping two commits, the clean after the 4th keeps the 3rd on (and the 2nd's files, the last before it): the
+    // window after the position still reads, but Hudi refuses time travel to the position, before that bound.
+    tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
+    String third = tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
     List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
@@ -136,7 +137,7 @@ class TestRetentionGuard {
         && messages.contains("hoodie.cleaner.commits.retained"), messages);
     assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + first + ","),
-        "the checkpoint moved; the cleaner keeps from " + second);
+        "the checkpoint moved; the cleaner keeps from " + third);
   }
 
   private List<String> targetRows() {
