@@ -26,15 +26,13 @@ import org.apache.hudi.keygen.SimpleKeyGenerator;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.SourceModel;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +42,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +50,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,15 +59,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Table services during the pipeline, under randomized schedules: two source tables are written and serviced between
  * Streamer rounds (MERGE_ON_READ compaction, clustering, cleaning, archival, all inline with their writes), the target
  * is serviced by the Streamer's own writes (compaction if MERGE_ON_READ, clustering, cleaning, archival), and after
- * every round the target must equal the model of the sources at the positions of its stored checkpoint: no row lost,
- * none duplicated, none newer than its table's position.
+ * every round the target must equal the model of the sources at the positions of its stored checkpoint
+ * ({@link SourceModel}): no row lost, none duplicated, none newer than its table's position.
  *
  * <p>Drawn per seed: the target's table type; per source its table type, whether it is partitioned, its num_instants
  * (batches cut short or not), how often it is compacted (MERGE_ON_READ) and clustered, the commits its cleaner
  * retains; whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the
- * sources delete rows; whether the target is clustered. A deleted row stays in the target in some version the source
- * wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is depends on
- * how the batches fell), so deleted keys are checked for that only.
+ * sources delete rows; whether the target is clustered.
  *
  * <p>Quick by default (one seed, {@value #DEFAULT_STEPS} steps); more with {@code -Dschedule.seeds=N} (the first seed
  * is {@code schedule.seed} or the clock, the next ones follow from it) and {@code -Dschedule.steps=M}. Every seed is
@@ -89,13 +83,6 @@ class TestTableServiceSchedule {
   private static final int MAX_LAG = 1;
   /** Most instants one step adds to a source: a data commit, then a compaction and a clustering it may trigger. */
   private static final int MAX_INSTANTS_PER_STEP = 3;
-
-  private static final StructType ROWS = new StructType()
-      .add("id", DataTypes.StringType, false)
-      .add("v", DataTypes.LongType)
-      .add("ts", DataTypes.LongType)
-      .add("part", DataTypes.StringType);
-  private static final StructType ROWS_WITH_NOTE = ROWS.add("note", DataTypes.StringType);
 
   /** Kept when the test fails: every seed's sources and target. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -123,8 +110,9 @@ class TestTableServiceSchedule {
       }
     }
     LOG.info("Table-service schedules: {} seeds, {} rounds, {} rows checked, {} losses, {} duplicates, {} s", seeds,
-        tallies.stream().mapToInt(t -> t.rounds).sum(), tallies.stream().mapToLong(t -> t.rowsChecked).sum(),
-        tallies.stream().mapToLong(t -> t.losses).sum(), tallies.stream().mapToLong(t -> t.duplicates).sum(),
+        tallies.stream().mapToInt(t -> t.rounds).sum(), tallies.stream().mapToLong(t -> t.checked.rowsChecked()).sum(),
+        tallies.stream().mapToLong(t -> t.checked.losses()).sum(),
+        tallies.stream().mapToLong(t -> t.checked.duplicates()).sum(),
         tallies.stream().mapToLong(t -> t.seconds).sum());
     for (Tally tally : tallies) {
       assertTrue(tally.rounds > steps && tally.sourceServices() > 0, "too little happened: " + tally);
@@ -221,9 +209,7 @@ class TestTableServiceSchedule {
     }
 
     private String sql(boolean withNote) {
-      return "SELECT concat('a:', id) AS rk, 'a' AS src, id, v, ts" + (withNote ? ", note" : "") + " FROM <SRC:a>\n"
-          + "UNION ALL\n"
-          + "SELECT concat('b:', id), 'b', id, v, ts" + (withNote ? ", CAST(NULL AS STRING)" : "") + " FROM <SRC:b>";
+      return SourceModel.unionSql(List.of("a", "b"), withNote ? Option.of("a") : Option.empty());
     }
 
     /** One Streamer round, then the target against the model at its stored positions. */
@@ -231,28 +217,14 @@ class TestTableServiceSchedule {
       job.syncInProcess();
       tally.rounds++;
       Map<String, String> positions = positions();
-      Dataset<Row> target = SharedSpark.session().read().format("hudi").load(targetPath);
-      boolean hasNote = Arrays.asList(target.columns()).contains("note");
-      List<Row> rows = target.selectExpr("_hoodie_record_key", "rk", "src", "id", "v", "ts",
-          hasNote ? "note" : "CAST(NULL AS STRING) AS note").collectAsList();
-      Map<String, Row> byKey = new HashMap<>();
-      for (Row row : rows) {
-        if (byKey.put(row.getString(1), row) != null) {
-          tally.duplicates++;
-        }
-      }
-      for (Source source : sources) {
-        source.check(positions.get(source.name), byKey, tally);
-      }
-      Set<String> known = sources.stream().flatMap(source -> source.keys().stream().map(id -> source.name + ":" + id))
-          .collect(Collectors.toSet());
-      tally.unexpected += byKey.keySet().stream().filter(rk -> !known.contains(rk)).count();
+      int rows = SourceModel.checkTarget(targetPath, positions, sources.stream().map(source -> source.model)
+          .collect(Collectors.toList()), tally.checked);
       tally.minHeadroom = Math.min(tally.minHeadroom, sources.stream()
           .mapToLong(source -> TargetGauges.value(targetPath, source.name + "_retention_headroom_commits"))
           .filter(headroom -> headroom >= 0).min().orElse(Long.MAX_VALUE));
-      LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, rows.size(), tally);
-      assertTrue(tally.losses == 0 && tally.duplicates == 0 && tally.unexpected == 0 && tally.aheadOfCheckpoint == 0,
-          "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): " + tally.problems);
+      LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, rows, tally);
+      assertTrue(tally.checked.clean(), "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): "
+          + tally.checked.problems());
     }
 
     /** The positions of the target's stored checkpoint, found as the Streamer finds it, across its table services. */
@@ -260,35 +232,13 @@ class TestTableServiceSchedule {
       String checkpoint = new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
           .newest(targetPath, StoredCheckpointReader.UNBOUNDED).checkpoint()
           .orElseThrow(() -> new AssertionError("the target stores no checkpoint"));
-      Map<String, String> positions = new TreeMap<>();
-      for (String entry : checkpoint.split(",")) {
-        String[] tableAndInstant = entry.split("=", 2);
-        positions.put(tableAndInstant[0], tableAndInstant[1]);
-      }
+      Map<String, String> positions = SourceModel.positionsOf(checkpoint);
       assertEquals(Set.of("a", "b"), positions.keySet(), "checkpoint tables: " + checkpoint);
       return positions;
     }
 
     private Map<String, Integer> targetServices() {
       return Services.performedOn(targetPath);
-    }
-  }
-
-  /** One version of a row, or its delete, as the model wrote it. */
-  private static final class Version {
-
-    private final String instant;
-    private final long v;
-    private final long ts;
-    private final String note;
-    private final boolean delete;
-
-    Version(String instant, long v, long ts, String note, boolean delete) {
-      this.instant = instant;
-      this.v = v;
-      this.ts = ts;
-      this.note = note;
-      this.delete = delete;
     }
   }
 
@@ -308,8 +258,7 @@ class TestTableServiceSchedule {
     private final int compactEvery;
     private final int clusterEvery;
     private final int commitsRetained;
-    private final Map<String, List<Version>> versions = new LinkedHashMap<>();
-    private final Set<String> deleted = new TreeSet<>();
+    private final SourceModel model;
     private boolean withNote;
     private int nextId;
 
@@ -318,6 +267,7 @@ class TestTableServiceSchedule {
       this.path = path;
       this.random = random;
       this.deletes = deletes;
+      this.model = new SourceModel(name);
       this.tableType = random.nextBoolean() ? "COPY_ON_WRITE" : "MERGE_ON_READ";
       this.partitioned = random.nextBoolean();
       this.numInstants = new int[] {1, 2, 3, 100}[random.nextInt(4)];
@@ -337,7 +287,7 @@ class TestTableServiceSchedule {
     /** One data commit of upserts or (sometimes) deletes, with the inline services it may trigger. */
     void write(long ts, Tally tally) {
       Set<String> before = instants(path);
-      List<String> live = versions.keySet().stream().filter(id -> !deleted.contains(id)).collect(Collectors.toList());
+      List<String> live = model.liveKeys();
       boolean delete = deletes && live.size() > 2 && random.nextInt(4) == 0;
       Map<String, Row> rows = new LinkedHashMap<>();
       Map<String, Long> values = new HashMap<>();
@@ -363,16 +313,13 @@ class TestTableServiceSchedule {
       if (delete) {
         options.put("hoodie.datasource.write.operation", "delete");
       }
-      HudiTables.upsert(path, name, tableType, "id", withNote ? ROWS_WITH_NOTE : ROWS, options,
+      HudiTables.upsert(path, name, tableType, "id", withNote ? SourceModel.ROWS_WITH_NOTE : SourceModel.ROWS, options,
           rows.values().toArray(new Row[0]));
       String dataCommit = newInstants(before, tableType.equals("MERGE_ON_READ")
           ? HoodieTimeline.DELTA_COMMIT_ACTION : HoodieTimeline.COMMIT_ACTION);
       for (Map.Entry<String, Row> row : rows.entrySet()) {
-        versions.computeIfAbsent(row.getKey(), id -> new ArrayList<>()).add(new Version(dataCommit,
-            values.get(row.getKey()), ts, withNote ? row.getValue().getString(4) : null, delete));
-        if (delete) {
-          deleted.add(row.getKey());
-        }
+        model.record(dataCommit, row.getKey(), values.get(row.getKey()), ts,
+            withNote ? row.getValue().getString(4) : null, delete);
       }
       tally.sourceCommits++;
       tally.sourceDeletes += delete ? 1 : 0;
@@ -401,41 +348,6 @@ class TestTableServiceSchedule {
 
     String latestInstant() {
       return completed(path).lastInstant().get().getTimestamp();
-    }
-
-    Set<String> keys() {
-      return versions.keySet();
-    }
-
-    /** The target's rows of this table against the model at the position. */
-    void check(String position, Map<String, Row> target, Tally tally) {
-      for (Map.Entry<String, List<Version>> key : versions.entrySet()) {
-        List<Version> upTo = key.getValue().stream()
-            .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
-            .collect(Collectors.toList());
-        Row row = target.get(name + ":" + key.getKey());
-        tally.rowsChecked++;
-        Option<Version> held = row == null ? Option.empty() : Option.fromJavaOptional(key.getValue().stream()
-            .filter(version -> !version.delete && version.ts == row.getLong(5)).findFirst());
-        if (row != null && (!held.isPresent() || held.get().v != row.getLong(4)
-            || !String.valueOf(held.get().note).equals(String.valueOf(row.getString(6))))) {
-          tally.problem("not a version " + name + " wrote: " + row);
-          tally.unexpected++;
-        } else if (held.isPresent() && !upTo.contains(held.get())) {
-          tally.problem("ahead of " + name + "'s position " + position + ": " + row);
-          tally.aheadOfCheckpoint++;
-        } else if (upTo.stream().noneMatch(version -> version.delete)) {
-          Version expected = upTo.isEmpty() ? null : upTo.get(upTo.size() - 1);
-          if (expected != null && (!held.isPresent() || held.get() != expected)) {
-            tally.problem(name + ":" + key.getKey() + " at " + position + " should be ts=" + expected.ts + ", is "
-                + row);
-            tally.losses++;
-          } else if (expected == null && row != null) {
-            tally.problem("ahead of " + name + "'s position " + position + ": " + row);
-            tally.aheadOfCheckpoint++;
-          }
-        }
-      }
     }
 
     private static HoodieTimeline completed(String path) {
@@ -488,21 +400,12 @@ class TestTableServiceSchedule {
     int columnsAdded;
     final Map<String, Map<String, Integer>> sourceServicesSeen = new TreeMap<>();
     Map<String, Integer> targetServices = Map.of();
-    long rowsChecked;
-    long losses;
-    long duplicates;
-    long unexpected;
-    long aheadOfCheckpoint;
+    final SourceModel.ModelCheck checked = new SourceModel.ModelCheck();
     long minHeadroom = Long.MAX_VALUE;
     long seconds;
-    final List<String> problems = new ArrayList<>();
 
     Tally(long seed) {
       this.seed = seed;
-    }
-
-    void problem(String problem) {
-      problems.add(problem);
     }
 
     int sourceServices() {
@@ -513,10 +416,8 @@ class TestTableServiceSchedule {
     @Override
     public String toString() {
       return String.format("seed=%d, rounds=%d, source commits=%d (delete commits %d), columns added=%d, source "
-              + "services=%s, target services=%s, rows checked=%d, losses=%d, duplicates=%d, unexpected=%d, "
-              + "ahead of checkpoint=%d, least retention headroom seen=%s, time=%d s", seed, rounds, sourceCommits,
-          sourceDeletes, columnsAdded, sourceServicesSeen, targetServices, rowsChecked, losses, duplicates, unexpected,
-          aheadOfCheckpoint, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
+              + "services=%s, target services=%s, %s, least retention headroom seen=%s, time=%d s", seed, rounds,
+          sourceCommits, sourceDeletes, columnsAdded, sourceServicesSeen, targetServices, checked, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
     }
   }
 }
