@@ -31,12 +31,16 @@ import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalog.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -110,6 +115,7 @@ class TestMultiTableContinuousMode {
           .property("hoodie.streamer.source.hudi." + source.model.name() + ".num_instants", "100");
     }
 
+    long tempViewsBefore = tempViews();
     // The gauge of each round, read in the Streamer's thread right after the round.
     List<Long> headroomByRound = new CopyOnWriteArrayList<>();
     StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS,
@@ -146,6 +152,7 @@ class TestMultiTableContinuousMode {
         sourceCommits, headroomByRound, (System.nanoTime() - started) / 1_000_000_000L);
     assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
     assertEquals(List.of(), HudiTables.pendingInstants(targetPath), "instants left pending on the target by the stop");
+    assertEquals(tempViewsBefore, tempViews(), "temporary views left behind by the rounds");
 
     Map<String, String> positions = positions(targetPath);
     assertEquals(latest(sources), positions, "the final checkpoint");
@@ -190,8 +197,12 @@ class TestMultiTableContinuousMode {
     }
   }
 
+  private static long tempViews() {
+    return SharedSpark.session().catalog().listTables().collectAsList().stream().filter(Table::isTemporary).count();
+  }
+
   private static List<String> ingestionCommits(String targetPath) {
-    return java.nio.file.Files.exists(Path.of(java.net.URI.create(targetPath)).resolve(".hoodie"))
+    return Files.exists(Path.of(URI.create(targetPath)).resolve(".hoodie"))
         ? HudiTables.completedInstants(targetPath, HoodieTimeline.DELTA_COMMIT_ACTION) : List.of();
   }
 
@@ -206,7 +217,7 @@ class TestMultiTableContinuousMode {
   }
 
   private static Map<String, String> latest(List<Source> sources) {
-    Map<String, String> latest = new java.util.TreeMap<>();
+    Map<String, String> latest = new TreeMap<>();
     sources.forEach(source -> latest.put(source.model.name(), HudiTables.lastCompletedInstant(source.path).get()));
     return latest;
   }
@@ -235,7 +246,7 @@ class TestMultiTableContinuousMode {
       String action = tableType.equals("MERGE_ON_READ") ? HoodieTimeline.DELTA_COMMIT_ACTION : HoodieTimeline.COMMIT_ACTION;
       Set<String> before = written ? new HashSet<>(HudiTables.completedInstants(path, action)) : Set.of();
       long[] values = new long[ids.size()];
-      org.apache.spark.sql.Row[] rows = new org.apache.spark.sql.Row[ids.size()];
+      Row[] rows = new Row[ids.size()];
       for (int i = 0; i < ids.size(); i++) {
         values[i] = random.nextInt(1000);
         rows[i] = RowFactory.create(ids.get(i), values[i], ts, "p");

@@ -44,7 +44,7 @@ import java.util.stream.Collectors;
  * sources never wrote.
  *
  * <p>Sources have the columns of {@link #ROWS} (or {@link #ROWS_WITH_NOTE}); the target is written by
- * {@link #unionSql}, keyed on {@code rk = '<table>:<id>'}. A deleted row stays in the target in some version the
+ * {@link #unionSql}, keyed on rk = '&lt;table&gt;:&lt;id&gt;'. A deleted row stays in the target in some version the
  * source wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is
  * depends on how the batches fell), so deleted keys are checked for that only.
  */
@@ -89,7 +89,7 @@ public final class SourceModel {
   }
 
   /**
-   * The SQL of the target: the union of the tables, keyed {@code rk = '<table>:<id>'}, with the column {@code note}
+   * The SQL of the target: the union of the tables, keyed rk = '&lt;table&gt;:&lt;id&gt;', with the column {@code note}
    * if {@code tableWithNote} is given (that table's; NULL in the others).
    */
   public static String unionSql(List<String> tables, Option<String> tableWithNote) {
