@@ -20,6 +20,10 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.freshness.MetricNames;
+import org.apache.hudi.utilities.freshness.SourceKind;
+import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.hudi014.SourceRetention;
 import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
@@ -64,7 +68,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keeps between rounds (its tables' meta clients, the columns of caught-up tables, the alignment's idle clock, its
  * gauges) must be right in the last round: the target equals the model of the sources at its final checkpoint, the
  * checkpoint advanced round after round, the last catch-up needed the idle clock to move on, and the retention gauges
- * are those of the last round. A graceful stop leaves no pending instant on the target and ends the Streamer's thread.
+ * are those of the last round, as is the freshness callback's measurement. A graceful stop leaves no pending instant on the target and ends the Streamer's thread.
  */
 class TestMultiTableContinuousMode {
 
@@ -105,6 +109,9 @@ class TestMultiTableContinuousMode {
         .property("hoodie.metrics.on", "true")
         .property("hoodie.metrics.reporter.type", "INMEMORY")
         .property("hoodie.compact.inline.max.delta.commits", "2")
+        .property("hoodie.write.commit.callback.on", "true")
+        .property("hoodie.write.commit.callback.class", FreshnessCommitCallback.class.getName())
+        .property(HoodieFreshnessConfig.HISTORY_ENABLE.key(), "false")
         // New keys go to new file groups and updates to log files, which compactions then have to merge.
         .property("hoodie.parquet.small.file.limit", "0")
         .sql(SourceModel.unionSql(TABLES, Option.empty()));
@@ -116,10 +123,14 @@ class TestMultiTableContinuousMode {
     }
 
     long tempViewsBefore = tempViews();
-    // The gauge of each round, read in the Streamer's thread right after the round.
+    // Gauges of each round, read in the Streamer's thread right after the round: the source's retention headroom of a,
+    // and the freshness callback's pending instants of b (as of the round's commit).
     List<Long> headroomByRound = new CopyOnWriteArrayList<>();
-    StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS,
-        () -> headroomByRound.add(TargetGauges.value(targetPath, "a_" + HEADROOM_SECONDS)));
+    List<Long> pendingByRound = new CopyOnWriteArrayList<>();
+    StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS, () -> {
+      headroomByRound.add(TargetGauges.value(targetPath, "a_" + HEADROOM_SECONDS));
+      pendingByRound.add(TargetGauges.value(targetPath, pendingInstants("b")));
+    });
     int sourceCommits = SOURCE_COMMITS_RETAINED + 2;
     try {
       // The writer commits while rounds read; it stops once the target has had enough rounds.
@@ -148,8 +159,9 @@ class TestMultiTableContinuousMode {
     List<String> commits = ingestionCommits(targetPath);
     int compactions = HudiTables.completedInstants(targetPath, HoodieTimeline.COMMIT_ACTION).size();
     LOG.info("Continuous mode: {} rounds, {} target delta commits (rounds that committed), {} async compactions, {} "
-            + "source commits, retention headroom of a by round {}, {} s", run.rounds(), commits.size(), compactions,
-        sourceCommits, headroomByRound, (System.nanoTime() - started) / 1_000_000_000L);
+            + "source commits, retention headroom of a by round {}, pending instants of b by round {}, {} s",
+        run.rounds(), commits.size(), compactions, sourceCommits, headroomByRound, pendingByRound,
+        (System.nanoTime() - started) / 1_000_000_000L);
     assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
     assertEquals(List.of(), HudiTables.pendingInstants(targetPath), "instants left pending on the target by the stop");
     assertEquals(tempViewsBefore, tempViews(), "temporary views left behind by the rounds");
@@ -175,6 +187,12 @@ class TestMultiTableContinuousMode {
     Set<Long> headroomSeen = new LinkedHashSet<>(headroomByRound);
     headroomSeen.remove(-1L);
     assertTrue(headroomSeen.size() > 1, () -> "the retention gauge of a never moved across rounds: " + headroomByRound);
+    // The writer committed to b while rounds ran, and the freshness callback of the last commit saw it caught up.
+    assertTrue(pendingByRound.stream().anyMatch(pending -> pending > 0), "no round saw b behind: " + pendingByRound);
+    for (String table : TABLES) {
+      assertEquals(0, TargetGauges.value(targetPath, pendingInstants(table)), "pending instants of " + table
+          + " measured by the freshness callback of the last commit");
+    }
     assertTrue(commits.size() >= MIN_TARGET_COMMITS, "too few rounds committed: " + commits);
     assertTrue(compactions > 0, "the async compactor of the target never compacted");
   }
@@ -195,6 +213,11 @@ class TestMultiTableContinuousMode {
       checkpoints.forEach(checkpoint -> seen.add(checkpoint.get(table)));
       assertTrue(seen.size() > 2, "table " + table + " moved in too few rounds: " + checkpoints);
     }
+  }
+
+  /** The freshness callback's gauge of a source (pipeline named after the target table, {@code joined}). */
+  private static String pendingInstants(String table) {
+    return new MetricNames("joined").source(table, SourceKind.HUDI.pendingMetric());
   }
 
   private static long tempViews() {
