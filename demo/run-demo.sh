@@ -43,6 +43,8 @@ trap on_exit EXIT
 
 DEMO_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "${DEMO_SRC}/.." && pwd)"
+# shellcheck source-path=SCRIPTDIR source=streamer-job.sh
+source "${DEMO_SRC}/streamer-job.sh"
 DEMO_DIR="${ROOT}/demo-output"
 LOGS="${DEMO_DIR}/logs"
 
@@ -64,7 +66,6 @@ banner() { printf '\n==== %s ====\n' "$*"; }
 die() { echo "run-demo.sh: ERROR: $*" >&2; exit 1; }
 
 # Value of one table in a checkpoint "orders=2026...,users=2026...".
-position_of() { tr ',' '\n' <<< "$1" | sed -n "s/^$2=//p"; }
 
 # Newest completed instant of a Hudi table, from its timeline file names (<instant>.commit, <instant>.deltacommit...).
 latest_instant() {
@@ -127,22 +128,11 @@ run_streamer() {
     --class org.apache.hudi.utilities.streamer.HoodieStreamer
     "${SLIM_BUNDLE_JAR}"
   )
-  local streamer_args=(
-    --props "file://${STREAMER_PROPS}"
-    --target-base-path "${DEMO_DIR}/joined"
-    --target-table joined
-    --table-type COPY_ON_WRITE
-    --op UPSERT
-    --source-ordering-field ts
-    --source-class org.apache.hudi.utilities.sources.HoodieIncrMultiSource
-    --transformer-class org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer
-    --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${DEMO_DIR}/orders"
-    --hoodie-conf "hoodie.streamer.source.hudi.users.path=${DEMO_DIR}/users"
-    --hoodie-conf "hoodie.streamer.transformer.sql.file=file://${JOIN_SQL}"
-  )
-  print_command "${submit_args[@]}" "${streamer_args[@]}"
+  local STREAMER_ARGS=()
+  streamer_job_args "file://${STREAMER_PROPS}" "file://${JOIN_SQL}" "${DEMO_DIR}"
+  print_command "${submit_args[@]}" "${STREAMER_ARGS[@]}"
   java "${JAVA_OPTS[@]}" -cp "${PLUGIN_JAR}:${DEPLOYMENT_CP}" org.apache.spark.deploy.SparkSubmit \
-    "${submit_args[@]}" "${streamer_args[@]}" 2>&1 | tee "${LOGS}/${log}" | quiet
+    "${submit_args[@]}" "${STREAMER_ARGS[@]}" 2>&1 | tee "${LOGS}/${log}" | quiet
 }
 
 # Prints a launch readably: one option (and its value) a line.

@@ -39,6 +39,8 @@ set -euo pipefail
 
 DEMO_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "${DEMO_SRC}/.." && pwd)"
+# shellcheck source-path=SCRIPTDIR source=streamer-job.sh
+source "${DEMO_SRC}/streamer-job.sh"
 WORK="${DEMO_SRC}/target/cluster"
 LOGS="${WORK}/logs"
 BUCKET=demo
@@ -116,27 +118,16 @@ run_streamer() {
     --class org.apache.hudi.utilities.streamer.HoodieStreamer
     "${SLIM_BUNDLE_JAR}"
   )
-  local streamer_args=(
-    --props "${JOBS}/streamer.properties"
-    --target-base-path "${WAREHOUSE}/joined"
-    --target-table joined
-    --table-type COPY_ON_WRITE
-    --op UPSERT
-    --source-ordering-field ts
-    --source-class org.apache.hudi.utilities.sources.HoodieIncrMultiSource
-    --transformer-class org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer
-    --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${WAREHOUSE}/orders"
-    --hoodie-conf "hoodie.streamer.source.hudi.users.path=${WAREHOUSE}/users"
-    --hoodie-conf "hoodie.streamer.transformer.sql.file=${JOBS}/join.sql"
-  )
+  local STREAMER_ARGS=()
+  streamer_job_args "${JOBS}/streamer.properties" "${JOBS}/join.sql" "${WAREHOUSE}"
   local out="" arg
-  for arg in "${submit_args[@]}" "${streamer_args[@]}"; do
+  for arg in "${submit_args[@]}" "${STREAMER_ARGS[@]}"; do
     if [[ "${arg}" == --* ]]; then out+=$' \\\n    '"${arg}"; else out+=" ${arg}"; fi
   done
   printf 'spark-submit (java <Java 17 flags> -cp %s/jars/* org.apache.spark.deploy.SparkSubmit)%s\n\n' \
     "${SPARK_HOME}" "${out//"${JAVA17_OPENS}"/<Java 17 flags>}"
   java "${JAVA_OPTS[@]}" -cp "${SPARK_HOME}/jars/*" org.apache.spark.deploy.SparkSubmit \
-    "${submit_args[@]}" "${streamer_args[@]}" > "${LOGS}/${log}" 2>&1 \
+    "${submit_args[@]}" "${STREAMER_ARGS[@]}" > "${LOGS}/${log}" 2>&1 \
     || { tail -n 40 "${LOGS}/${log}"; die "the Streamer run failed: see ${LOGS}/${log}"; }
 }
 

@@ -42,6 +42,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "${HERE}/.." && pwd)"
+# shellcheck source-path=SCRIPTDIR source=../demo/streamer-job.sh
+source "${ROOT}/demo/streamer-job.sh"
 LOGS="${HERE}/target/logs"
 PROJECT=hudi-ext-demo
 
@@ -122,20 +124,12 @@ run_sql() {
 # callback publishing to the pushgateway.
 run_streamer() {
   local log="$1"
+  local STREAMER_ARGS=()
+  streamer_job_args "${JOBS}/streamer.properties" "${JOBS}/join.sql" "${WAREHOUSE}"
   on_master /opt/spark/bin/spark-submit "${SPARK_CONF[@]}" \
     --class org.apache.hudi.utilities.streamer.HoodieStreamer \
     /opt/hudi-ext/slim-bundle/hudi-utilities-slim-bundle-rebuilt_2.12-0.1.0-SNAPSHOT.jar \
-    --props "${JOBS}/streamer.properties" \
-    --target-base-path "${WAREHOUSE}/joined" \
-    --target-table joined \
-    --table-type COPY_ON_WRITE \
-    --op UPSERT \
-    --source-ordering-field ts \
-    --source-class org.apache.hudi.utilities.sources.HoodieIncrMultiSource \
-    --transformer-class org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer \
-    --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${WAREHOUSE}/orders" \
-    --hoodie-conf "hoodie.streamer.source.hudi.users.path=${WAREHOUSE}/users" \
-    --hoodie-conf "hoodie.streamer.transformer.sql.file=${JOBS}/join.sql" \
+    "${STREAMER_ARGS[@]}" \
     --hoodie-conf hoodie.write.commit.callback.on=true \
     --hoodie-conf hoodie.write.commit.callback.class=org.apache.hudi.utilities.freshness.FreshnessCommitCallback \
     --hoodie-conf hoodie.metrics.on=true \
@@ -157,7 +151,6 @@ completed_instants() {
 latest_instant() { completed_instants "$1" | tail -n 1 | cut -d. -f1; }
 
 # Value of one table in a checkpoint "orders=2026...,users=2026...".
-position_of() { tr ',' '\n' <<< "$1" | sed -n "s/^$2=//p"; }
 
 # Prints the checkpoint of the target's newest commit and checks it against the sources; sets CHECKPOINT.
 show_checkpoint() {

@@ -53,8 +53,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * it defines the services the demo needs, its credentials come from the environment only, every repository file it
  * mounts exists, every container path {@code run.sh} uses lies in a mount of the container that uses it (and exists
  * in the repository unless it is a build output or in the local Maven repository), the job files are demo/'s only
- * copy, and {@code run.sh} (and {@code demo/run-on-cluster.sh}, the native cluster path that is its tested
- * equivalent) parses and passes shellcheck. Nothing is pulled or started.
+ * copy, and {@code run.sh}, {@code demo/run-on-cluster.sh} (the native cluster path that is its tested equivalent),
+ * {@code demo/run-demo.sh} and the job arguments the three share ({@code demo/streamer-job.sh}) parse and pass
+ * shellcheck. Nothing is pulled or started.
  *
  * <p>Without {@code docker-compose} (or {@code shellcheck}) the checks that need it are skipped with a message, except
  * under {@code CI=true}, where {@code .ci/run} installs both and a missing tool fails the test.
@@ -66,6 +67,9 @@ class TestDockerDemoCompose {
   private static final Path COMPOSE_FILE = DOCKER_DEMO.resolve("docker-compose.yml");
   private static final Path RUN_SCRIPT = DOCKER_DEMO.resolve("run.sh");
   private static final Path CLUSTER_SCRIPT = ROOT.resolve("demo").resolve("run-on-cluster.sh");
+  private static final Path DEMO_SCRIPT = ROOT.resolve("demo").resolve("run-demo.sh");
+  /** The Streamer job's arguments, sourced by the three run scripts. */
+  private static final Path STREAMER_JOB_SCRIPT = ROOT.resolve("demo").resolve("streamer-job.sh");
 
   /** The services of issue 10. */
   private static final Set<String> SERVICES = Set.of("spark-master", "spark-worker-1", "spark-worker-2", "minio",
@@ -184,10 +188,11 @@ class TestDockerDemoCompose {
 
   @Test
   void runScriptsParseAndPassShellcheck() throws Exception {
-    for (Path script : List.of(RUN_SCRIPT, CLUSTER_SCRIPT)) {
+    for (Path script : List.of(RUN_SCRIPT, CLUSTER_SCRIPT, DEMO_SCRIPT, STREAMER_JOB_SCRIPT)) {
       ProcessResult syntax = run(List.of("bash", "-n", script.toString()), Map.of());
       assertEquals(0, syntax.exitCode, "bash -n " + script + ":\n" + syntax.output);
-      ProcessResult shellcheck = run(List.of(tool("shellcheck"), script.toString()), Map.of());
+      // -x: the scripts source demo/streamer-job.sh, checked with them.
+      ProcessResult shellcheck = run(List.of(tool("shellcheck"), "-x", script.toString()), Map.of());
       assertEquals(0, shellcheck.exitCode, "shellcheck " + script + ":\n" + shellcheck.output);
     }
   }

@@ -46,12 +46,13 @@ class TestHudiVersionBoundary {
 
   /** Packages, as folders under {@link #MAIN}, whose classes are core. */
   private static final List<String> CORE_PACKAGES = List.of("checkpoint", "sources/multi", "transform", "transform/sql",
-      "freshness");
+      "freshness", "explain");
 
   /** Classes in core packages that are entry points: Hudi instantiates them by name through its 0.14 interfaces. */
   private static final Set<String> ENTRY_POINTS = Set.of("transform/MultiDatasetSqlFileTransformer.java",
       "transform/MultiDatasetTransformer.java", "freshness/FreshnessCommitCallback.java",
-      "freshness/FreshnessReporterCli.java", "checkpoint/CheckpointCli.java");
+      "freshness/FreshnessReporterCli.java", "checkpoint/CheckpointCli.java",
+      "explain/ExplainCli.java");
 
   /** Imports that tie a class to a Hudi release line: timelines, commit metadata, planning, relations, metrics. */
   private static final List<String> GLUE_ONLY = List.of(

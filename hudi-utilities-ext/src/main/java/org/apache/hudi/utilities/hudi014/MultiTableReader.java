@@ -29,6 +29,7 @@ import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
 import org.apache.hudi.utilities.sources.multi.ParallelTableTasks;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
+import org.apache.hudi.utilities.sources.multi.TableWindow;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -125,14 +126,33 @@ public final class MultiTableReader {
    *     other read of the batch has stopped)
    */
   public List<TableBatch> read(BatchTimelines timelines, MultiTableCheckpoint previous) {
-    List<SourceTable> tables = conf.tables();
     if (conf.alignment() == AlignmentMode.NONE) {
-      return tasks.map(tables, table -> reader.read(table, timelines.of(table.name()), previous.position(table.name())));
+      return tasks.map(conf.tables(),
+          table -> reader.read(table, timelines.of(table.name()), previous.position(table.name())));
     }
-    CommitTimeCeiling aligned = CommitTimeCeiling.of(tasks.map(tables,
-        table -> planner.plan(table, timelines.of(table.name()), previous.position(table.name()))),
-        conf.alignmentIdleTimeout(), clock);
-    LOG.info("Aligned {} tables on commit time: {}", tables.size(), aligned);
-    return tasks.map(tables, table -> reader.read(table, timelines.of(table.name()), aligned.window(table.name())));
+    CommitTimeCeiling aligned = align(plan(timelines, previous));
+    LOG.info("Aligned {} tables on commit time: {}", conf.tables().size(), aligned);
+    return read(timelines, aligned);
+  }
+
+  /**
+   * Plans each table's window as far as its own limits allow, without reading it (under {@link AlignmentMode#NONE},
+   * what {@link #read(BatchTimelines, MultiTableCheckpoint)} reads, unless a commit lands in between).
+   *
+   * @return the windows, in table order
+   */
+  public List<TableWindow> plan(BatchTimelines timelines, MultiTableCheckpoint previous) {
+    return tasks.map(conf.tables(),
+        table -> planner.plan(table, timelines.of(table.name()), previous.position(table.name())));
+  }
+
+  /** The planned windows cut at their {@link CommitTimeCeiling}, as of this reader's clock. */
+  public CommitTimeCeiling align(List<TableWindow> planned) {
+    return CommitTimeCeiling.of(planned, conf.alignmentIdleTimeout(), clock);
+  }
+
+  /** Reads exactly the aligned windows, each table's up to the ceiling and no further. */
+  public List<TableBatch> read(BatchTimelines timelines, CommitTimeCeiling aligned) {
+    return tasks.map(conf.tables(), table -> reader.read(table, timelines.of(table.name()), aligned.window(table.name())));
   }
 }

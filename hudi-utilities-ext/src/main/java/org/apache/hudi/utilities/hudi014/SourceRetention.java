@@ -19,7 +19,6 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -127,6 +126,19 @@ public final class SourceRetention {
   }
 
   /**
+   * Whether the table's state as of the position can still be read with time travel: the position is on the active
+   * timeline, and no commit lies between it and the cleaner's bound. The cleaner keeps each file group's last version
+   * before its bound, which is the version as of the position only if nothing was committed in between.
+   */
+  public boolean keepsStateAt(String position) {
+    if (timeline.isBehindArchive(position)) {
+      return false;
+    }
+    return !cleanerBound.isPresent() || timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
+        .findInstantsBefore(cleanerBound.get()).empty();
+  }
+
+  /**
    * The completed commits after the position and before the cleaner's bound that wrote a file the cleaner has
    * removed: the incremental read of the window after the position would fail on them, or (MERGE_ON_READ) miss rows.
    * Checks file existence only for commits behind the bound, so a position within the bound costs nothing.
@@ -141,20 +153,18 @@ public final class SourceRetention {
     }
     HoodieTimeline exposed = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
         .findInstantsBefore(cleanerBound.get());
-    HoodieTableMetaClient metaClient = timeline.metaClient();
     for (HoodieInstant instant : exposed.getInstants()) {
-      if (anyFileMissing(metaClient, exposed, instant)) {
+      if (anyFileMissing(instant)) {
         cleaned.add(instant.getTimestamp());
       }
     }
     return cleaned;
   }
 
-  private static boolean anyFileMissing(HoodieTableMetaClient metaClient, HoodieTimeline timeline, HoodieInstant instant) {
+  private boolean anyFileMissing(HoodieInstant instant) {
+    HoodieTableMetaClient metaClient = timeline.metaClient();
     try {
-      HoodieCommitMetadata metadata = HoodieCommitMetadata.fromBytes(timeline.getInstantDetails(instant).get(),
-          HoodieCommitMetadata.class);
-      for (HoodieWriteStat stat : metadata.getWriteStats()) {
+      for (HoodieWriteStat stat : timeline.commitMetadata(instant).getWriteStats()) {
         if (!StringUtils.isNullOrEmpty(stat.getPath())
             && !metaClient.getFs().exists(new Path(metaClient.getBasePathV2(), stat.getPath()))) {
           return true;

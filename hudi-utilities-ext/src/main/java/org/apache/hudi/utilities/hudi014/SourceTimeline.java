@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTimelineTimeZone;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
@@ -34,6 +35,7 @@ import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.text.ParseException;
 import java.time.Instant;
@@ -57,9 +59,12 @@ public final class SourceTimeline {
   private final HoodieTableMetaClient metaClient;
   private final HoodieTimeline completed;
   private final ZoneId zone;
+  /** Set once older commits were seen archived; archival never brings them back, so a reload keeps it. */
+  private volatile boolean archivedSeen;
 
-  private SourceTimeline(HoodieTableMetaClient metaClient) {
+  private SourceTimeline(HoodieTableMetaClient metaClient, boolean archivedSeen) {
     this.metaClient = metaClient;
+    this.archivedSeen = archivedSeen;
     this.completed = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
     this.zone = metaClient.getTableConfig().getTimelineTimezone() == HoodieTimelineTimeZone.UTC
         ? ZoneOffset.UTC : ZoneId.systemDefault();
@@ -73,7 +78,7 @@ public final class SourceTimeline {
   public static Option<SourceTimeline> load(String basePath, Configuration hadoopConf) {
     try {
       return Option.of(new SourceTimeline(HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(basePath)
-          .setLoadActiveTimelineOnLoad(true).build()));
+          .setLoadActiveTimelineOnLoad(true).build(), false));
     } catch (TableNotFoundException e) {
       return Option.empty();
     }
@@ -82,7 +87,7 @@ public final class SourceTimeline {
   /**
    * Lists the table's timeline again, for a later batch, with this value's meta client: the table check on
    * {@code .hoodie} and {@code hoodie.properties} are not read again (on S3: one LIST instead of five requests). The
-   * table's type, timeline zone and archive folder are taken as unchanged while a source reads it. A timeline that
+   * table's type and timeline zone are taken as unchanged while a source reads it. A timeline that
    * cannot be listed or lists nothing (the table was removed) is loaded afresh, so a missing table is reported as
    * {@link #load} reports it.
    *
@@ -93,7 +98,7 @@ public final class SourceTimeline {
   public Option<SourceTimeline> reload() {
     try {
       if (!metaClient.reloadActiveTimeline().empty()) {
-        return Option.of(new SourceTimeline(metaClient));
+        return Option.of(new SourceTimeline(metaClient, archivedSeen));
       }
     } catch (HoodieIOException e) {
       LOG.info("Cannot list the timeline of {} again ({}); loading the table afresh", metaClient.getBasePathV2(),
@@ -127,6 +132,20 @@ public final class SourceTimeline {
    */
   public boolean isBehindArchive(String position) {
     return completed.isBeforeTimelineStarts(position) && hasArchivedInstants();
+  }
+
+  /**
+   * The metadata of one of the completed commits.
+   *
+   * @throws HoodieIOException if it cannot be read
+   */
+  public HoodieCommitMetadata commitMetadata(HoodieInstant commit) {
+    try {
+      return HoodieCommitMetadata.fromBytes(completed.getInstantDetails(commit).get(), HoodieCommitMetadata.class);
+    } catch (IOException e) {
+      throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", commit,
+          metaClient.getBasePath()), e);
+    }
   }
 
   /** The first completed instant of the active timeline; empty if there is none. */
@@ -173,10 +192,16 @@ public final class SourceTimeline {
     }
   }
 
+  /** One listing of the archive folder until something is archived (on S3 one LIST, not an existence check too). */
   private boolean hasArchivedInstants() {
+    if (archivedSeen) {
+      return true;
+    }
     try {
-      Path archive = new Path(metaClient.getArchivePath());
-      return metaClient.getFs().exists(archive) && metaClient.getFs().listStatus(archive).length > 0;
+      archivedSeen = metaClient.getFs().listStatus(new Path(metaClient.getArchivePath())).length > 0;
+      return archivedSeen;
+    } catch (FileNotFoundException e) {
+      return false;
     } catch (IOException e) {
       throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);
     }

@@ -22,6 +22,7 @@ import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.StringUtils;
 import org.apache.hudi.exception.HoodieIOException;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
@@ -87,12 +88,28 @@ public final class StoredCheckpointReader {
    * @throws IllegalStateException if the commit is not a completed commit of the target
    */
   public StoredCheckpoint atCommit(String targetBasePath, String commitTime) {
+    return StoredCheckpoint.found(commitTime, metadataAt(targetBasePath, commitTime).getMetadata(CHECKPOINT_KEY), 1);
+  }
+
+  /**
+   * The {@code --checkpoint} value a completed commit records as applied ({@code deltastreamer.checkpoint.reset_key}):
+   * the Streamer ignores a {@code --checkpoint} equal to the one its decisive commit records, since it applied it.
+   *
+   * @return the value; empty if the commit records none
+   * @throws IllegalStateException if the commit is not a completed commit of the target
+   */
+  public Option<String> appliedOverrideAt(String targetBasePath, String commitTime) {
+    String applied = metadataAt(targetBasePath, commitTime).getMetadata(CHECKPOINT_RESET_KEY);
+    return StringUtils.isNullOrEmpty(applied) ? Option.empty() : Option.of(applied);
+  }
+
+  private HoodieCommitMetadata metadataAt(String targetBasePath, String commitTime) {
     HoodieTimeline commits = completedCommits(targetBasePath);
     HoodieInstant instant = commits.filter(candidate -> candidate.getTimestamp().equals(commitTime)).firstInstant()
         .orElseThrow(() -> new IllegalStateException(String.format("Cannot read the checkpoint of commit %s of %s: it "
             + "is not a completed commit there (was the callback configured on another table?)", commitTime,
             targetBasePath)));
-    return StoredCheckpoint.found(commitTime, metadata(commits, instant, targetBasePath).getMetadata(CHECKPOINT_KEY), 1);
+    return metadata(commits, instant, targetBasePath);
   }
 
   private HoodieTimeline ingestionCommits(String basePath) {

@@ -25,6 +25,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.metadata.MetadataPartitionType;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.exception.HoodieTransformException;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -51,6 +52,8 @@ public final class TableSnapshot {
    * @param rowsRead the batch's rows of the table, whose columns decide which Hudi meta columns the snapshot keeps
    * @return the table as of {@code position}, read with time travel (lazily); empty with the read rows' columns when
    *     there is no position
+   * @throws HoodieTransformException if the source's cleaner or archival no longer keeps the table's state
+   *     at {@code position}: Hudi's time travel would then leave out the file groups rewritten since, without an error
    */
   public static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
     if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
@@ -58,15 +61,35 @@ public final class TableSnapshot {
       return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
           rowsRead.schema());
     }
+    SourceTimeline timeline = SourceTimeline.load(path, spark.sparkContext().hadoopConfiguration()).orElseThrow(() ->
+        new HoodieTransformException(String.format("Cannot read a snapshot of table '%s': %s holds no Hudi "
+            + "table", table, path)));
+    checkRetained(table, SourceRetention.of(timeline), position.get());
     Dataset<Row> state = spark.read().format("hudi")
         .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())
-        .options(dataSkipping(spark, path))
+        .options(dataSkipping(timeline.metaClient()))
         .load(path);
     List<String> readColumns = Arrays.asList(rowsRead.columns());
     String[] absentMetaColumns = HoodieRecord.HOODIE_META_COLUMNS.stream()
         .filter(column -> !readColumns.contains(column))
         .toArray(String[]::new);
     return state.drop(absentMetaColumns);
+  }
+
+  /**
+   * A snapshot as of a position whose file versions the cleaner may have removed, or that archival has passed, is
+   * refused: Hudi builds the time-travel view from the files that exist and would silently read other versions or
+   * fewer rows. Typically {@code <PREV:t>}, read at the previous position, when the source keeps just the commits the
+   * next window needs.
+   */
+  private static void checkRetained(String table, SourceRetention retention, String position) {
+    if (!retention.keepsStateAt(position)) {
+      throw new HoodieTransformException(String.format("Cannot read table '%s' as of %s for <SNAP>/<PREV> in the SQL: "
+          + "its source no longer keeps the table's state at that instant (%s), and the snapshot would silently hold "
+          + "other versions or miss rows. Nothing was committed. Retain more commits on the source "
+          + "(hoodie.cleaner.commits.retained, hoodie.keep.min.commits) so that its cleaner keeps the commit after the "
+          + "previous position, or run the Streamer more often.", table, position, retention));
+    }
   }
 
   /**
@@ -77,9 +100,8 @@ public final class TableSnapshot {
    * where a key was at an older instant (a key deleted or moved since would be skipped), and a snapshot is read as
    * of the batch's instant, often not the newest.
    */
-  private static Map<String, String> dataSkipping(SparkSession spark, String path) {
-    Set<String> indexes = HoodieTableMetaClient.builder().setConf(spark.sparkContext().hadoopConfiguration())
-        .setBasePath(path).build().getTableConfig().getMetadataPartitions();
+  private static Map<String, String> dataSkipping(HoodieTableMetaClient metaClient) {
+    Set<String> indexes = metaClient.getTableConfig().getMetadataPartitions();
     if (!indexes.contains(MetadataPartitionType.COLUMN_STATS.getPartitionPath())
         || indexes.contains(MetadataPartitionType.RECORD_INDEX.getPartitionPath())) {
       return Collections.emptyMap();

@@ -22,7 +22,7 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
-import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
+import org.apache.hudi.utilities.checkpoint.ResumePositions;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
@@ -47,8 +47,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
-
-import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
  * Reads several Hudi tables incrementally in one Streamer batch, each from its own position, and commits all
@@ -77,6 +75,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   static final String MALFORMED_ENTRIES_METRIC = "multi_table_checkpoint_malformed_entries";
   static final String SCHEMA_RESOLUTION_FAILURE_METRIC = "schema_resolution_failure";
 
+  private final MultiTableReadConf conf;
   private final List<SourceTable> tables;
   private final MultiTableCheckpointManager checkpoints;
   private final MultiTableReader tableReads;
@@ -99,7 +98,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   HoodieIncrMultiSource(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
                         SchemaProvider schemaProvider, Option<HoodieIngestionMetrics> metrics, Clock clock) {
     super(props, sparkContext, sparkSession, schemaProvider, SourceType.ROW);
-    MultiTableReadConf conf = MultiTableReadConf.from(props);
+    this.conf = MultiTableReadConf.from(props);
     this.tables = conf.tables();
     this.checkpoints = conf.checkpoints();
     this.tableReads = new MultiTableReader(props, conf, sparkContext, sparkSession, clock);
@@ -109,23 +108,19 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   @Override
   protected InputBatch<Dataset<Row>> fetchNewData(Option<String> lastCkptStr, long sourceLimit) {
-    RequestedCheckpoint requested = checkpoints.parseRequest(lastCkptStr.orElse(null));
-    // A resume string that does not name every table with an instant (an operator's partial override, a legacy bare
-    // instant, a table added to the list) applies on top of the target's stored positions: no table loses its place.
-    RequestedCheckpoint stored = requested.isCompleteFor(tableNames())
-        ? requested
-        : checkpoints.parseRequest(storedCheckpoint().orElse(null));
     BatchTimelines timelines = tableReads.loadTimelines();
-    MultiTableCheckpoint previous = resumePositions(requested, stored, timelines);
+    ResumePositions resume = ResumePositions.resolve(conf, lastCkptStr, this::storedCheckpoint,
+        timelines::latestCompletedInstant);
+    if (resume.malformedEntries() > 0) {
+      malformedEntries += resume.malformedEntries();
+      publish(MALFORMED_ENTRIES_METRIC, malformedEntries);
+    }
+    resume.checkNoPositionLost();
+    MultiTableCheckpoint previous = resume.positions();
     retentionGuard.check(timelines, previous).forEach(this::publish);
     List<TableBatch> batches = tableReads.read(timelines, previous);
-    MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
-    for (TableBatch batch : batches) {
-      if (batch.advancedTo().isPresent()) {
-        advanced = advanced.withPosition(batch.table(), batch.advancedTo().get());
-      }
-      publish(batch.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0);
-    }
+    batches.forEach(batch -> publish(batch.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0));
+    MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
     MultiTableCheckpoint nextPositions = checkpoints.merge(previous, advanced);
     String next = checkpoints.format(nextPositions);
     if (advanced.isEmpty() && next.equals(lastCkptStr.orElse(""))) {
@@ -134,34 +129,11 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     }
     // With nothing read but positions moved (an override, a table removed), the commit still records the move.
     LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", advanced.tables(), next, lastCkptStr.orElse(""));
-    CarrierManifest manifest = new CarrierManifest(tableNames(), stored.tableOrder(), previous.positions(),
+    CarrierManifest manifest = new CarrierManifest(conf.tableNames(), resume.storedOrder(), previous.positions(),
         nextPositions.positions());
     Dataset<Row> carrier = MultiDatasetCarrier.pack(batches.stream().map(TableBatch::rows).collect(Collectors.toList()),
         manifest);
     return new InputBatch<>(Option.of(carrier), next, new InputBatch.NullSchemaProvider());
-  }
-
-  /** The stored positions, overridden by what the resume string asks for; checked for positions lost to leniency. */
-  private MultiTableCheckpoint resumePositions(RequestedCheckpoint requested, RequestedCheckpoint stored,
-                                               BatchTimelines timelines) {
-    MultiTableCheckpoint resolved = checkpoints.resolve(stored.positions(), requested,
-        name -> timelines.latestCompletedInstant(table(name).name()));
-    long malformed = requested.malformedEntries().size() + (stored == requested ? 0 : stored.malformedEntries().size());
-    if (malformed > 0) {
-      malformedEntries += malformed;
-      publish(MALFORMED_ENTRIES_METRIC, malformedEntries);
-      for (SourceTable table : tables) {
-        boolean mayHaveLostPosition = requested.mayHaveLostPositionOf(table.name()) || stored.mayHaveLostPositionOf(table.name());
-        checkArgument(resolved.position(table.name()).isPresent() || !mayHaveLostPosition
-            || table.missingCheckpointStrategyExplicit(), String.format("Cannot resume table '%s': lenient parsing "
-            + "skipped checkpoint entries %s that may have held its position, and it has no explicit %s, so it "
-            + "would silently start from %s. Set that key, or repair the checkpoint with --checkpoint.",
-            table.name(), requested.malformedEntries().isEmpty() ? stored.malformedEntries() : requested.malformedEntries(),
-            HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_MISSING_CHECKPOINT_STRATEGY,
-                table.name()).key(), table.missingCheckpointStrategy()));
-      }
-    }
-    return resolved;
   }
 
   private Option<String> storedCheckpoint() {
@@ -179,15 +151,5 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     if (metrics.isPresent()) {
       metrics.get().updateStreamerSourceNewMessageCount(metric, value);
     }
-  }
-
-  private List<String> tableNames() {
-    return tables.stream().map(SourceTable::name).collect(Collectors.toList());
-  }
-
-  private SourceTable table(String name) {
-    return tables.stream().filter(table -> table.name().equals(name)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException(String.format(
-            "Cannot reset table '%s': it is not one of the configured tables %s", name, tableNames())));
   }
 }

@@ -98,14 +98,10 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     if (datasets.isEmpty()) {
       throw new HoodieTransformException("Cannot transform an empty list of datasets");
     }
-    String sqlFile = getStringWithAltKeys(properties, SqlTransformerConfig.TRANSFORMER_SQL_FILE, true);
-    if (sqlFile == null) {
-      throw new HoodieTransformException("Cannot run " + getClass().getSimpleName() + ": "
-          + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + " is not set (set it to the path of the SQL file)");
-    }
-    List<String> statements = SqlStatements.split(readSql(jsc, sqlFile));
+    String sqlFile = sqlFile(properties);
+    List<String> statements = statements(jsc, sqlFile);
     batch.manifest().ifPresent(manifest -> checkPositionalBindingsUnchanged(String.join(";", statements), sqlFile, manifest));
-    SourcePlaceholders placeholders = new SourcePlaceholders(tableNames(properties, datasets.size()), datasets.size());
+    SourcePlaceholders placeholders = placeholders(properties, datasets.size());
     if (statements.isEmpty()) {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
     }
@@ -159,6 +155,38 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         }
       }
     }
+  }
+
+  /**
+   * The SQL file of the job.
+   *
+   * @throws HoodieTransformException if {@code hoodie.streamer.transformer.sql.file} is not set
+   */
+  public static String sqlFile(TypedProperties properties) {
+    String sqlFile = getStringWithAltKeys(properties, SqlTransformerConfig.TRANSFORMER_SQL_FILE, true);
+    if (sqlFile == null) {
+      throw new HoodieTransformException("Cannot run " + MultiDatasetSqlFileTransformer.class.getSimpleName() + ": "
+          + SqlTransformerConfig.TRANSFORMER_SQL_FILE.key() + " is not set (set it to the path of the SQL file)");
+    }
+    return sqlFile;
+  }
+
+  /**
+   * The statements of a SQL file, with their placeholders, in the order they run.
+   *
+   * @throws HoodieTransformExecutionException if the file cannot be read
+   */
+  public static List<String> statements(JavaSparkContext jsc, String sqlFile) {
+    return SqlStatements.split(readSql(jsc, sqlFile));
+  }
+
+  /**
+   * What the placeholders of the job's SQL mean for a batch of {@code datasetCount} datasets.
+   *
+   * @throws HoodieTransformException if the job names a different number of tables
+   */
+  public static SourcePlaceholders placeholders(TypedProperties properties, int datasetCount) {
+    return new SourcePlaceholders(tableNames(properties, datasetCount), datasetCount);
   }
 
   /**

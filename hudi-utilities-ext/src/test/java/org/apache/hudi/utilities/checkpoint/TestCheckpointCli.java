@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.utilities.testutils.CapturedRun;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.SharedSpark;
@@ -27,9 +28,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -67,7 +65,7 @@ class TestCheckpointCli {
     String users1 = tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
 
-    Result readable = run("show", "--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun readable = run("show", "--props", props, "--target-base-path", tables.targetPath);
     assertEquals(0, readable.exitCode, readable.output);
     assertTrue(readable.output.startsWith("Target " + tables.targetPath + ": checkpoint 'orders=" + orders1 + ",users="
         + users1 + "' stored by commit " + HudiTables.lastCompletedInstant(tables.targetPath).get()
@@ -81,7 +79,7 @@ class TestCheckpointCli {
     String orders2 = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
     tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
     String orders4 = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
-    Result cleaned = run("show", "--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun cleaned = run("show", "--props", props, "--target-base-path", tables.targetPath);
     assertEquals(1, cleaned.exitCode, cleaned.output);
     assertTrue(cleaned.output.matches("(?s).*\\norders +" + orders1 + " +[0-9hms.]+ +yes +no: \\[" + orders2
         + ".*\\] +0 commits, .* after " + orders4 + "\\n.*"), cleaned.output);
@@ -94,38 +92,25 @@ class TestCheckpointCli {
     job.syncInProcess();
     String users2 = tables.users(user("u2", "bob", 2L));
 
-    Result latest = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "users=LATEST");
+    CapturedRun latest = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "users=LATEST");
     assertEquals(0, latest.exitCode, latest.output);
     assertEquals("--checkpoint 'orders=" + orders1 + ",users=LATEST'\n", latest.output);
     job.checkpoint("orders=" + orders1 + ",users=LATEST").syncInProcess();
     assertEquals("orders=" + orders1 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
 
-    Result earliest = run("override", "--props", props, "--target-base-path", tables.targetPath,
+    CapturedRun earliest = run("override", "--props", props, "--target-base-path", tables.targetPath,
         "--set", "orders=EARLIEST", "--set", "users=" + orders1);
     assertEquals("--checkpoint 'users=" + orders1 + ",orders=EARLIEST'\n", earliest.output);
 
-    Result unknown = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "items=LATEST");
+    CapturedRun unknown = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "items=LATEST");
     assertEquals(2, unknown.exitCode, unknown.output);
     assertTrue(unknown.output.contains("Cannot move table 'items': it is not one of the configured tables [orders, "
         + "users]"), unknown.output);
-    Result noCommand = run("--props", props, "--target-base-path", tables.targetPath);
+    CapturedRun noCommand = run("--props", props, "--target-base-path", tables.targetPath);
     assertEquals(2, noCommand.exitCode, noCommand.output);
   }
 
-  private Result run(String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int exitCode = CheckpointCli.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8), Clock.systemUTC(),
-        SharedSpark.jsc().hadoopConfiguration());
-    return new Result(exitCode, bytes.toString(StandardCharsets.UTF_8));
-  }
-
-  private static final class Result {
-    private final int exitCode;
-    private final String output;
-
-    Result(int exitCode, String output) {
-      this.exitCode = exitCode;
-      this.output = output;
-    }
+  private static CapturedRun run(String... args) {
+    return CapturedRun.of(out -> CheckpointCli.run(args, out, Clock.systemUTC(), SharedSpark.jsc().hadoopConfiguration()));
   }
 }

@@ -36,6 +36,7 @@ import java.util.stream.Collectors;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,31 @@ class TestRetentionGuard {
 
     job.property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "false").syncInProcess();
     assertEquals(List.of("[o1,5]"), targetRows());
+  }
+
+  @Test
+  void previousSnapshotTheCleanerPassedFailsBeforeAnyCommit() throws Exception {
+    String first = tables.ordersKeepingCommits(2, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.sql("SELECT n.order_id, n.ts FROM <SRC:orders> n LEFT ANTI JOIN <PREV:orders> p ON n.order_id = p.order_id")
+        .syncInProcess();
+    // Keeping two commits, the clean after the 4th keeps the 3rd on and the 2nd's files (the last before it): the
+    // window after the position still reads (headroom 0), but o1's version as of the position is gone.
+    tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
+    tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
+    List<String> timeTravel = SharedSpark.session().read().format("hudi").option("as.of.instant", first)
+        .load(tables.ordersPath).select("order_id", "ts").collectAsList().stream().map(Object::toString)
+        .collect(Collectors.toList());
+    assertNotEquals(List.of("[o1,1]"), timeTravel, "Hudi's time travel to the position still finds its state");
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    String messages = FailureMessages.of(failure);
+    assertTrue(messages.contains("Cannot read table 'orders' as of " + first + " for <SNAP>/<PREV> in the SQL: its "
+        + "source no longer keeps the table's state at that instant") && messages.contains("Nothing was committed")
+        && messages.contains("hoodie.cleaner.commits.retained"), messages + "\n(time travel read " + timeTravel + ")");
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
   }
 
   private List<String> targetRows() {

@@ -150,6 +150,19 @@ public final class HudiTables {
     }
   }
 
+  /** The completed commits, delta commits and compactions, oldest first: the instants an incremental read counts. */
+  public static List<String> completedCommitInstants(String path) {
+    return metaClient(path).getCommitsTimeline().filterCompletedInstants().getInstantsAsStream()
+        .map(HoodieInstant::getTimestamp).collect(Collectors.toList());
+  }
+
+  /** The newest completed instant of an action: a write's data commit, not a compaction or clustering it triggered. */
+  public static String lastCompleted(String path, String action) {
+    return metaClient(path).getCommitsTimeline().filterCompletedInstants().getInstantsAsStream()
+        .filter(instant -> instant.getAction().equals(action)).reduce((first, second) -> second)
+        .map(HoodieInstant::getTimestamp).orElseThrow(() -> new IllegalStateException("no " + action + " in " + path));
+  }
+
   public static int completedCommits(String path) {
     return metaClient(path).getCommitsTimeline().filterCompletedInstants().countInstants();
   }

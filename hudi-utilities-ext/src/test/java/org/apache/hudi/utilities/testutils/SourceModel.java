@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
  * positions of its stored checkpoint: no row lost, none duplicated, none newer than its table's position, none the
  * sources never wrote.
  *
- * <p>Sources have the columns of {@link #ROWS} (or {@link #ROWS_WITH_NOTE}); the target is written by
+ * <p>Sources have the columns of {@link #ROWS} (and may gain a nullable {@code note}); the target is written by
  * {@link #unionSql}, keyed on rk = '&lt;table&gt;:&lt;id&gt;'. A deleted row stays in the target in some version the
  * source wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is
  * depends on how the batches fell), so deleted keys are checked for that only.
@@ -55,7 +55,6 @@ public final class SourceModel {
       .add("v", DataTypes.LongType)
       .add("ts", DataTypes.LongType)
       .add("part", DataTypes.StringType);
-  public static final StructType ROWS_WITH_NOTE = ROWS.add("note", DataTypes.StringType);
 
   private final String name;
   private final Map<String, List<Version>> versions = new LinkedHashMap<>();
@@ -88,14 +87,10 @@ public final class SourceModel {
     return versions.keySet().stream().filter(id -> !deleted.contains(id)).collect(Collectors.toList());
   }
 
-  /**
-   * The SQL of the target: the union of the tables, keyed rk = '&lt;table&gt;:&lt;id&gt;', with the column {@code note}
-   * if {@code tableWithNote} is given (that table's; NULL in the others).
-   */
-  public static String unionSql(List<String> tables, Option<String> tableWithNote) {
-    return tables.stream().map(table -> String.format("SELECT concat('%s:', id) AS rk, '%s' AS src, id, v, ts%s FROM "
-            + "<SRC:%s>", table, table, tableWithNote.map(with -> with.equals(table) ? ", note" : ", CAST(NULL AS STRING) AS note")
-            .orElse(""), table))
+  /** The SQL of the target: the union of the tables' deltas, keyed rk = '&lt;table&gt;:&lt;id&gt;'. */
+  public static String unionSql(List<String> tables) {
+    return tables.stream().map(table -> String.format("SELECT concat('%s:', id) AS rk, '%s' AS src, id, v, ts FROM "
+            + "<SRC:%s>", table, table, table))
         .collect(Collectors.joining("\nUNION ALL\n"));
   }
 

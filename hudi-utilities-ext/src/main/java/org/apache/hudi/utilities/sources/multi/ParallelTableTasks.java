@@ -30,7 +30,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -76,21 +75,24 @@ public final class ParallelTableTasks {
       thread.setDaemon(true);
       return thread;
     });
-    AtomicBoolean failed = new AtomicBoolean();
+    // The index of the first table, in table order, whose task failed so far.
+    AtomicInteger firstFailed = new AtomicInteger(Integer.MAX_VALUE);
     try {
       List<Future<T>> futures = new ArrayList<>();
-      for (SourceTable table : tables) {
+      for (int i = 0; i < tables.size(); i++) {
+        int index = i;
+        SourceTable table = tables.get(i);
         futures.add(pool.submit(() -> {
-          if (failed.get()) {
-            // The batch fails anyway: a table not started yet need not start. Tables start in table order, so every
-            // table before a failed one has started, and the first failure in table order is the sequential one.
+          if (firstFailed.get() < index) {
+            // The batch fails anyway: a table after a failed one need not start. A table before it still runs (it may
+            // have been picked up later than the failed one), so the first failure in table order is the sequential one.
             return null;
           }
           SparkSession.setActiveSession(spark);
           try {
             return task.apply(table);
           } catch (RuntimeException | Error e) {
-            failed.set(true);
+            firstFailed.accumulateAndGet(index, Math::min);
             throw e;
           } finally {
             SparkSession.clearActiveSession();

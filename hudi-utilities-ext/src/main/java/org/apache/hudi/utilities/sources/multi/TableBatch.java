@@ -19,9 +19,12 @@
 package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+
+import java.util.List;
 
 /**
  * What one batch read from one source table: its rows and, if the read moved the table forward, the new position.
@@ -60,5 +63,16 @@ public final class TableBatch {
   /** Whether the table could not be read and was skipped, as its skip_on_schema_failure allows. */
   public boolean skipped() {
     return skipped;
+  }
+
+  /** The positions a batch's reads moved their tables to; a table that did not move is absent. */
+  public static MultiTableCheckpoint advancedPositions(List<TableBatch> batches) {
+    MultiTableCheckpoint advanced = MultiTableCheckpoint.empty();
+    for (TableBatch batch : batches) {
+      if (batch.advancedTo().isPresent()) {
+        advanced = advanced.withPosition(batch.table(), batch.advancedTo().get());
+      }
+    }
+    return advanced;
   }
 }

@@ -19,8 +19,10 @@
 package org.apache.hudi.utilities.transform.sql;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.MatchResult;
@@ -91,6 +93,18 @@ public final class SourcePlaceholders {
     Set<Reference> references = new LinkedHashSet<>();
     placeholdersIn(sql).forEach(placeholder -> references.add(resolve(placeholder)));
     return references;
+  }
+
+  /**
+   * Each placeholder of a SQL text as written ({@code <SRC:orders>}), with the dataset it references, in order of
+   * first use.
+   *
+   * @throws IllegalArgumentException naming the first placeholder that references no dataset
+   */
+  public Map<String, Reference> placeholders(String sql) {
+    Map<String, Reference> placeholders = new LinkedHashMap<>();
+    placeholdersIn(sql).forEach(placeholder -> placeholders.putIfAbsent(placeholder.group(), resolve(placeholder)));
+    return placeholders;
   }
 
   /**

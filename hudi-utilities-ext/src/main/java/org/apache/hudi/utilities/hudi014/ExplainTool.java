@@ -1,0 +1,296 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.exception.HoodieIOException;
+import org.apache.hudi.utilities.IdentitySplitter;
+import org.apache.hudi.utilities.UtilHelpers;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
+import org.apache.hudi.utilities.checkpoint.ResumePositions;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
+import org.apache.hudi.utilities.sources.multi.TableBatch;
+import org.apache.hudi.utilities.sources.multi.TableWindow;
+import org.apache.hudi.utilities.transform.CarrierManifest;
+import org.apache.hudi.utilities.transform.MultiDatasetBatch;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
+
+// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
+import org.apache.hudi.com.beust.jcommander.JCommander;
+import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.com.beust.jcommander.ParameterException;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.ExplainMode;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+
+/**
+ * Explains the next batch of a multi-table Streamer job on Hudi 0.14 without running it, the body of
+ * {@code ExplainCli}: per table the window it would read, the alignment decision, what each placeholder of the SQL file
+ * binds to, and Spark's plan of the SQL. The positions, windows and reads come from the code the source runs
+ * ({@link ResumePositions}, {@link MultiTableReader}); the SQL is bound and planned by the transformer itself. It reads
+ * the sources (lazily, as a batch does) and writes nothing.
+ */
+public final class ExplainTool {
+
+  /** Command line options. */
+  static final class Options {
+    @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
+    String props;
+
+    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
+        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
+    List<String> configs = new ArrayList<>();
+
+    @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
+    String targetBasePath;
+
+    @Parameter(names = "--checkpoint", description = "Explain the batch that the Streamer's --checkpoint with this "
+        + "value would run, instead of the one resuming from the stored checkpoint")
+    String checkpoint;
+
+    @Parameter(names = "--explain-mode", description = "Spark's explain mode for the plan of the SQL: simple, "
+        + "extended, codegen, cost or formatted")
+    String explainMode = "extended";
+
+    @Parameter(names = {"--help", "-h"}, help = true)
+    boolean help = false;
+  }
+
+  private final SparkSession spark;
+  private final JavaSparkContext jsc;
+  private final Clock clock;
+  private final PrintStream out;
+
+  private ExplainTool(SparkSession spark, Clock clock, PrintStream out) {
+    this.spark = spark;
+    this.jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    this.clock = clock;
+    this.out = out;
+  }
+
+  /**
+   * Explains the next batch of the job its arguments name.
+   *
+   * @param clock what "now" is for the idle timeout of alignment
+   * @return 0 on success; 1 if the batch would fail (its message is printed); 2 on bad arguments or settings
+   */
+  public static int run(String[] args, PrintStream out, Clock clock, SparkSession spark) {
+    Options options = new Options();
+    JCommander commander = JCommander.newBuilder().addObject(options).programName("explain").build();
+    try {
+      commander.parse(args);
+    } catch (ParameterException e) {
+      out.println("Cannot explain the batch: " + e.getMessage() + " (see --help)");
+      return 2;
+    }
+    if (options.help) {
+      commander.usage();
+      return 0;
+    }
+    try {
+      ExplainMode mode = ExplainMode.fromString(options.explainMode);
+      TypedProperties props = readProps(spark, options.props, options.configs);
+      new ExplainTool(spark, clock, out).explain(props, options.targetBasePath, Option.ofNullable(options.checkpoint),
+          mode);
+      return 0;
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    } catch (Exception e) {
+      // Whatever would fail the batch: a read or a placeholder (Hudi's exceptions), the SQL (Spark's AnalysisException).
+      out.println("The batch would fail: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static TypedProperties readProps(SparkSession spark, String path, List<String> overrides) {
+    try {
+      return UtilHelpers.readConfig(spark.sparkContext().hadoopConfiguration(), new Path(path), overrides).getProps();
+    } catch (HoodieIOException e) {
+      throw new IllegalArgumentException(String.format("Cannot explain the batch: cannot read --props %s (%s)", path,
+          e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+    }
+  }
+
+  private void explain(TypedProperties props, String targetBasePath, Option<String> override, ExplainMode mode) {
+    MultiTableReadConf conf = MultiTableReadConf.from(props);
+    override.ifPresent(checkpoint -> checkNamesConfiguredTables(conf, checkpoint));
+    StoredCheckpoint stored = new StoredCheckpointReader(jsc.hadoopConfiguration())
+        .newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
+    // The Streamer's rule: a --checkpoint applies unless the decisive commit records that it was applied already.
+    boolean applied = override.isPresent() && stored.commit().isPresent() && override.equals(
+        new StoredCheckpointReader(jsc.hadoopConfiguration()).appliedOverrideAt(targetBasePath, stored.commit().get()));
+    Option<String> resumeString = override.isPresent() && !applied ? override : stored.checkpoint();
+    String from = !override.isPresent() ? "the stored checkpoint"
+        : applied ? "the stored checkpoint, as commit " + stored.commit().get() + " applied this --checkpoint already"
+        : "--checkpoint";
+    out.printf("Target %s: stored checkpoint '%s' (commit %s); the batch resumes from %s '%s'. Nothing is written.%n",
+        targetBasePath, stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), from, resumeString.orElse(""));
+
+    MultiTableReader reader = new MultiTableReader(props, conf, jsc, spark, clock);
+    BatchTimelines timelines = reader.loadTimelines();
+    ResumePositions resume = ResumePositions.resolve(conf, resumeString, stored::checkpoint,
+        timelines::latestCompletedInstant);
+    resume.checkNoPositionLost();
+    MultiTableCheckpoint previous = resume.positions();
+    List<TableWindow> planned = reader.plan(timelines, previous);
+    Option<CommitTimeCeiling> aligned = conf.alignment() == AlignmentMode.NONE ? Option.empty()
+        : Option.of(reader.align(planned));
+    if (aligned.isPresent()) {
+      out.printf("Alignment: %s, ceiling %s; tables cut at the ceiling (the rest in a later batch): %s; idle tables "
+          + "(not holding the ceiling, idle timeout %s): %s%n", conf.alignment(), aligned.get().ceiling().orElse("<none>"),
+          aligned.get().waitingTables(), conf.alignmentIdleTimeout(), aligned.get().idleTables());
+    } else {
+      out.println("Alignment: NONE (each table reads as far as its own num_instants allows)");
+    }
+    Map<String, TableWindow> windows = new LinkedHashMap<>();
+    for (int i = 0; i < planned.size(); i++) {
+      String table = planned.get(i).table();
+      windows.put(table, aligned.isPresent() ? aligned.get().window(table) : planned.get(i));
+      printWindow(conf.tables().get(i), timelines, planned.get(i), windows.get(table));
+    }
+    // The reads the batch makes: lazy, but a table that cannot be read fails here, as it would fail the batch.
+    List<TableBatch> batches = aligned.isPresent() ? reader.read(timelines, aligned.get())
+        : reader.read(timelines, previous);
+
+    MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
+    MultiTableCheckpoint next = conf.checkpoints().merge(previous, advanced);
+    String nextString = conf.checkpoints().format(next);
+    if (advanced.isEmpty() && nextString.equals(resumeString.orElse(""))) {
+      out.printf("Next checkpoint: none; every table is caught up, so the Streamer skips the round (checkpoint stays "
+          + "'%s')%n", nextString);
+    } else {
+      out.printf("Next checkpoint: '%s'%n", nextString);
+    }
+
+    CarrierManifest manifest = new CarrierManifest(conf.tableNames(), resume.storedOrder(), previous.positions(),
+        next.positions());
+    explainSql(props, conf, manifest, windows, batches, mode);
+  }
+
+  /** An override is checked for typos: the source drops the positions of tables that are not configured. */
+  private static void checkNamesConfiguredTables(MultiTableReadConf conf, String override) {
+    RequestedCheckpoint request = conf.checkpoints().parseRequest(override);
+    Set<String> named = new HashSet<>(request.positions().tables());
+    named.addAll(request.resets().keySet());
+    for (String table : named) {
+      checkArgument(conf.table(table).isPresent(), () -> String.format("Cannot explain --checkpoint '%s': table '%s' is "
+          + "not one of the configured tables %s, so the Streamer would drop its position (check the name, or "
+          + "hoodie.streamer.source.multi.hudi.tables in --props)", override, table, conf.tableNames()));
+    }
+  }
+
+  private void printWindow(SourceTable table, BatchTimelines timelines, TableWindow planned, TableWindow window) {
+    out.printf("Table %s (%s): position %s%n", table.name(), table.path(), window.position().isPresent()
+        ? window.position().get() : "<none>, starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy().name());
+    if (!timelines.of(table.name()).isPresent()) {
+      out.printf("  window: none, %s is not a Hudi table%n", table.path());
+      return;
+    }
+    if (planned.instants().size() != window.instants().size()) {
+      out.printf("  planned window %s, cut at the alignment ceiling%n", describe(planned));
+    }
+    if (!window.hasNewCommits()) {
+      out.printf("  window: nothing new after %s%n", window.fromExclusive());
+      return;
+    }
+    long files = 0;
+    long bytes = 0;
+    Set<String> instants = new HashSet<>(window.instants());
+    SourceTimeline timeline = timelines.of(table.name()).get();
+    for (HoodieInstant instant : timeline.completedCommits().getInstants()) {
+      if (instants.contains(instant.getTimestamp())) {
+        HoodieCommitMetadata metadata = timeline.commitMetadata(instant);
+        for (HoodieWriteStat stat : metadata.getWriteStats()) {
+          files++;
+          bytes += stat.getTotalWriteBytes();
+        }
+      }
+    }
+    out.printf("  window %s: %s; %d files, %d bytes written by them%n", describe(window), window.instants(), files,
+        bytes);
+  }
+
+  private static String describe(TableWindow window) {
+    return String.format("(%s, %s], %d instants", window.fromExclusive(), window.end().orElse(window.fromExclusive()),
+        window.instants().size());
+  }
+
+  private void explainSql(TypedProperties props, MultiTableReadConf conf, CarrierManifest manifest,
+                          Map<String, TableWindow> windows, List<TableBatch> batches, ExplainMode mode) {
+    String sqlFile = MultiDatasetSqlFileTransformer.sqlFile(props);
+    List<Dataset<Row>> datasets = batches.stream().map(TableBatch::rows).collect(Collectors.toList());
+    SourcePlaceholders placeholders = MultiDatasetSqlFileTransformer.placeholders(props, datasets.size());
+    Map<String, Reference> bindings = new LinkedHashMap<>();
+    for (String statement : MultiDatasetSqlFileTransformer.statements(jsc, sqlFile)) {
+      placeholders.placeholders(statement).forEach(bindings::putIfAbsent);
+    }
+    out.printf("SQL file %s binds:%n", sqlFile);
+    int width = bindings.keySet().stream().mapToInt(String::length).max().orElse(0);
+    bindings.forEach((placeholder, reference) -> out.printf("  %-" + width + "s -> %s%n", placeholder,
+        binding(conf.tableNames().get(reference.index()), reference.kind(), manifest, windows)));
+    Dataset<Row> result = new MultiDatasetSqlFileTransformer().apply(jsc, spark,
+        new MultiDatasetBatch(datasets, Option.of(manifest)), props);
+    out.printf("Spark plan of its last statement (explain mode %s):%n", mode.name());
+    out.println(result.queryExecution().explainString(mode).trim());
+  }
+
+  private static String binding(String table, Kind kind, CarrierManifest manifest, Map<String, TableWindow> windows) {
+    if (kind == Kind.SRC) {
+      TableWindow window = windows.get(table);
+      return window.hasNewCommits()
+          ? String.format("rows of %s read in (%s, %s]", table, window.fromExclusive(), window.end().get())
+          : String.format("rows of %s: none (nothing new after %s)", table, window.fromExclusive());
+    }
+    Option<String> position = kind == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
+    String which = kind == Kind.SNAP ? "after" : "before";
+    return position.isPresent() && !position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)
+        ? String.format("%s as of %s (its position %s this batch)", table, position.get(), which)
+        : String.format("%s: empty (no position %s this batch)", table, which);
+  }
+}

@@ -1,0 +1,194 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.explain;
+
+import org.apache.hudi.utilities.testutils.CapturedRun;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Clock;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Explain over a real pipeline: the windows, alignment, placeholder bindings and Spark plan of the next batch, from the
+ * stored checkpoint or a {@code --checkpoint} override, with nothing written to the target.
+ */
+class TestExplainCli {
+
+  private static final String SQL =
+      "SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts FROM <SRC:orders> o JOIN <SNAP:users> u\n"
+      + "ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts FROM <SNAP:orders> o JOIN <SRC_1> u\n"
+      + "ON o.user_id = u.user_id\n"
+      + "UNION ALL\n"
+      + "-- orders deleted since the previous batch\n"
+      + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts\n"
+      + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id";
+
+  @TempDir
+  Path dir;
+
+  private OrdersAndUsers tables;
+  private StreamerJob job;
+  private String props;
+
+  @BeforeEach
+  void pipeline() {
+    tables = new OrdersAndUsers(dir, "joined");
+    job = tables.job().sql(SQL);
+    props = dir.resolve("job.properties").toUri().toString();
+  }
+
+  @Test
+  void explainNamesEachTablesWindowTheBindingsAndThePlanAndWritesNothing() throws Exception {
+    String orders1 = tables.orders(order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
+    String users2 = tables.users(user("u2", "bob", 2L));
+    String orders3 = tables.orders(order("o3", "u2", 3.0, 3L));
+    List<String> targetInstants = HudiTables.allInstants(tables.targetPath);
+    List<String> targetFiles = files(tables.targetPath);
+
+    CapturedRun stored = run("--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(0, stored.exitCode, stored.output);
+    assertContains(stored, "the batch resumes from the stored checkpoint 'orders=" + orders1 + ",users=" + users1 + "'");
+    assertContains(stored, "Alignment: NONE");
+    assertContains(stored, "Table orders (" + tables.ordersPath + "): position " + orders1 + "\n  window (" + orders1
+        + ", " + orders3 + "], 2 instants: [" + orders2 + ", " + orders3 + "]; 2 files, ");
+    assertContains(stored, "Table users (" + tables.usersPath + "): position " + users1 + "\n  window (" + users1
+        + ", " + users2 + "], 1 instants: [" + users2 + "]; ");
+    assertContains(stored, "Next checkpoint: 'orders=" + orders3 + ",users=" + users2 + "'");
+    assertContains(stored, "  <SRC:orders>  -> rows of orders read in (" + orders1 + ", " + orders3 + "]\n"
+        + "  <SNAP:users>  -> users as of " + users2 + " (its position after this batch)\n"
+        + "  <SNAP:orders> -> orders as of " + orders3 + " (its position after this batch)\n"
+        + "  <SRC_1>       -> rows of users read in (" + users1 + ", " + users2 + "]\n"
+        + "  <PREV:orders> -> orders as of " + orders1 + " (its position before this batch)\n");
+    assertContains(stored, "Spark plan of its last statement (explain mode extended):\n== Parsed Logical Plan ==");
+    assertContains(stored, "== Physical Plan ==");
+    assertTrue(stored.output.matches("(?s).*== Physical Plan ==.*Join.*"), stored.output);
+
+    // The Streamer's --checkpoint: orders moved back one commit, users to its latest commit.
+    CapturedRun override = run("--props", props, "--target-base-path", tables.targetPath,
+        "--checkpoint", "orders=" + orders2 + ",users=LATEST", "--explain-mode", "simple");
+    assertEquals(0, override.exitCode, override.output);
+    assertContains(override, "the batch resumes from --checkpoint 'orders=" + orders2 + ",users=LATEST'");
+    assertContains(override, "position " + orders2 + "\n  window (" + orders2 + ", " + orders3 + "], 1 instants: ["
+        + orders3 + "]; 1 files, ");
+    assertContains(override, "position " + users2 + "\n  window: nothing new after " + users2 + "\n");
+    assertContains(override, "  <SRC_1>       -> rows of users: none (nothing new after " + users2 + ")\n"
+        + "  <PREV:orders> -> orders as of " + orders2 + " (its position before this batch)\n");
+    assertContains(override, "Next checkpoint: 'orders=" + orders3 + ",users=" + users2 + "'");
+    assertContains(override, "Spark plan of its last statement (explain mode simple):\n== Physical Plan ==");
+
+    // Aligned on commit time, orders stops at users' newest commit and reads orders3 in a later batch.
+    job.property("hoodie.streamer.source.multi.hudi.alignment", "COMMIT_TIME_CEILING").arguments();
+    CapturedRun aligned = run("--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(0, aligned.exitCode, aligned.output);
+    assertContains(aligned, "Alignment: COMMIT_TIME_CEILING, ceiling " + users2 + "; tables cut at the ceiling (the "
+        + "rest in a later batch): [orders]; idle tables");
+    assertContains(aligned, "position " + orders1 + "\n  planned window (" + orders1 + ", " + orders3 + "], 2 instants, "
+        + "cut at the alignment ceiling\n  window (" + orders1 + ", " + orders2 + "], 1 instants: [" + orders2 + "]");
+    assertContains(aligned, "Next checkpoint: 'orders=" + orders2 + ",users=" + users2 + "'");
+
+    assertEquals(targetInstants, HudiTables.allInstants(tables.targetPath), "no instant was started");
+    assertEquals(targetFiles, files(tables.targetPath), "no file was written, changed or removed");
+
+    // The Streamer run with that --checkpoint commits what explain said; explained again, the override is spent.
+    job.withoutProperty("hoodie.streamer.source.multi.hudi.alignment").checkpoint("orders=" + orders2 + ",users=LATEST")
+        .syncInProcess();
+    assertEquals("orders=" + orders3 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
+    CapturedRun spent = run("--props", props, "--target-base-path", tables.targetPath,
+        "--checkpoint", "orders=" + orders2 + ",users=LATEST");
+    assertContains(spent, "the batch resumes from the stored checkpoint, as commit "
+        + HudiTables.lastCompletedInstant(tables.targetPath).get() + " applied this --checkpoint already 'orders="
+        + orders3 + ",users=" + users2 + "'");
+    assertContains(spent, "Next checkpoint: none; every table is caught up, so the Streamer skips the round");
+  }
+
+  @Test
+  void badPropertiesAndUnknownTablesFailWithTheFix() throws Exception {
+    CapturedRun missing = run("--props", dir.resolve("absent.properties").toUri().toString(), "--target-base-path",
+        tables.targetPath);
+    assertEquals(2, missing.exitCode, missing.output);
+    assertContains(missing, "Cannot explain the batch: cannot read --props " + dir.resolve("absent.properties").toUri());
+
+    job.withoutProperty("hoodie.streamer.source.multi.hudi.tables").arguments();
+    CapturedRun noTables = run("--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(2, noTables.exitCode, noTables.output);
+    assertContains(noTables, "Cannot read multiple Hudi tables: hoodie.streamer.source.multi.hudi.tables is not set");
+
+    // The Streamer's --hoodie-conf overrides --props, a value with commas included.
+    CapturedRun unknown = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
+        "--target-base-path", tables.targetPath, "--checkpoint", "items=LATEST");
+    assertEquals(2, unknown.exitCode, unknown.output);
+    assertContains(unknown, "Cannot explain --checkpoint 'items=LATEST': table 'items' is not one of the configured "
+        + "tables [orders, users]");
+
+    CapturedRun notATable = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
+        "--target-base-path", tables.targetPath);
+    assertEquals(1, notATable.exitCode, notATable.output);
+    assertContains(notATable, "window: none, " + tables.ordersPath + " is not a Hudi table");
+    assertContains(notATable, "The batch would fail: Cannot read table 'orders': " + tables.ordersPath
+        + " is not a Hudi table");
+  }
+
+  private static void assertContains(CapturedRun result, String expected) {
+    assertTrue(result.output.contains(expected), "expected: " + expected + "\nin:\n" + result.output);
+  }
+
+  /** Every file under a local table, with its size and modification time. */
+  private static List<String> files(String basePath) {
+    try (Stream<Path> walk = Files.walk(Paths.get(URI.create(basePath)))) {
+      return walk.filter(Files::isRegularFile).map(file -> {
+        try {
+          return file + " " + Files.size(file) + " " + Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).sorted().collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static CapturedRun run(String... args) {
+    return CapturedRun.of(out -> ExplainCli.run(args, out, Clock.systemUTC(), SharedSpark.session()));
+  }
+}

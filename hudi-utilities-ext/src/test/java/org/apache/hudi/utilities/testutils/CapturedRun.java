@@ -1,0 +1,43 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.testutils;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.ToIntFunction;
+
+/** What a command-line tool printed and its exit status, from a run in this JVM. */
+public final class CapturedRun {
+
+  public final int exitCode;
+  public final String output;
+
+  private CapturedRun(int exitCode, String output) {
+    this.exitCode = exitCode;
+    this.output = output;
+  }
+
+  /** Runs a tool that prints to the stream it is given and returns its exit status. */
+  public static CapturedRun of(ToIntFunction<PrintStream> tool) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int exitCode = tool.applyAsInt(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return new CapturedRun(exitCode, bytes.toString(StandardCharsets.UTF_8));
+  }
+}
