@@ -119,6 +119,19 @@ public final class HudiTables {
     return metaClient(path).getCommitsTimeline().filterInflights().getInstantsAsStream().map(HoodieInstant::getTimestamp).collect(Collectors.toList());
   }
 
+  /** The completed instants of one action (e.g. {@code deltacommit}), oldest first. */
+  public static List<String> completedInstants(String path, String action) {
+    return metaClient(path).getActiveTimeline().filterCompletedInstants().getInstantsAsStream()
+        .filter(instant -> instant.getAction().equals(action)).map(HoodieInstant::getTimestamp)
+        .collect(Collectors.toList());
+  }
+
+  /** The instants of the active timeline not completed (requested or inflight), of every action. */
+  public static List<String> pendingInstants(String path) {
+    return metaClient(path).getActiveTimeline().filterInflightsAndRequested().getInstantsAsStream()
+        .map(HoodieInstant::toString).collect(Collectors.toList());
+  }
+
   /** Every instant on the active timeline, in any state: proves that a failed run started nothing. */
   public static List<String> allInstants(String path) {
     return metaClient(path).getActiveTimeline().getInstantsAsStream()

@@ -18,20 +18,31 @@
 
 package org.apache.hudi.utilities.testutils;
 
+import org.apache.hudi.client.WriteStatus;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.streamer.PostWriteTerminationStrategy;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
+import org.apache.spark.api.java.JavaRDD;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -153,6 +164,101 @@ public final class StreamerJob {
   /** One sync round in this JVM, on the shared Spark session. */
   public void syncInProcess() throws Exception {
     new HoodieStreamer(HoodieStreamer.getConfig(arguments()), SharedSpark.jsc()).sync();
+  }
+
+  /**
+   * Starts the job in continuous mode ({@code --continuous --min-sync-interval-seconds}) in this JVM, on the shared
+   * Spark session, in a thread of its own; stop it with {@link ContinuousRun#stopGracefully}.
+   *
+   * @param afterEachRound run in the Streamer's thread after each round, committed or not (through
+   *                       {@code --post-write-termination-strategy-class}, which never asks for a stop here)
+   */
+  public ContinuousRun startContinuous(int minSyncIntervalSeconds, Runnable afterEachRound) throws Exception {
+    String id = UUID.randomUUID().toString();
+    property(AfterEachRound.RUN_ID, id);
+    List<String> args = new ArrayList<>(Arrays.asList(arguments()));
+    args.addAll(Arrays.asList("--continuous", "--min-sync-interval-seconds", String.valueOf(minSyncIntervalSeconds),
+        "--post-write-termination-strategy-class", AfterEachRound.class.getName()));
+    ContinuousRun run = new ContinuousRun(afterEachRound);
+    ContinuousRun.RUNNING.put(id, run);
+    run.start(new HoodieStreamer(HoodieStreamer.getConfig(args.toArray(new String[0])), SharedSpark.jsc()));
+    return run;
+  }
+
+  /** A Streamer running rounds in its own thread until stopped, or until a round fails. */
+  public static final class ContinuousRun {
+
+    private static final Map<String, ContinuousRun> RUNNING = new ConcurrentHashMap<>();
+
+    private final Runnable afterEachRound;
+    private final AtomicInteger rounds = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private HoodieStreamer streamer;
+    private Thread thread;
+
+    private ContinuousRun(Runnable afterEachRound) {
+      this.afterEachRound = afterEachRound;
+    }
+
+    private void start(HoodieStreamer streamer) {
+      this.streamer = streamer;
+      this.thread = new Thread(() -> {
+        try {
+          streamer.sync();
+        } catch (Throwable e) {
+          failure.set(e);
+        }
+      }, "continuous-streamer");
+      thread.start();
+    }
+
+    /** Whether the Streamer's thread still runs. */
+    public boolean isRunning() {
+      return thread.isAlive();
+    }
+
+    /** What ended the Streamer's thread, if a round failed; null otherwise. */
+    public Throwable failure() {
+      return failure.get();
+    }
+
+    /** The rounds that ended so far, those that committed nothing included. */
+    public int rounds() {
+      return rounds.get();
+    }
+
+    /**
+     * Stops as an operator does ({@link HoodieStreamer#shutdownGracefully}: the round running finishes, no new one
+     * starts, the async table services finish theirs) and waits for the Streamer's thread to end.
+     *
+     * @return whether the thread ended within the timeout
+     */
+    public boolean stopGracefully(Duration timeout) throws InterruptedException {
+      streamer.shutdownGracefully();
+      thread.join(timeout.toMillis());
+      RUNNING.values().remove(this);
+      return !thread.isAlive();
+    }
+  }
+
+  /** Counts the rounds of a {@link ContinuousRun} and runs its hook; never asks the Streamer to stop. */
+  public static final class AfterEachRound implements PostWriteTerminationStrategy {
+
+    static final String RUN_ID = "hoodie.test.continuous.run.id";
+
+    private final ContinuousRun run;
+
+    /** Called by the Streamer with its properties. */
+    public AfterEachRound(TypedProperties props) {
+      this.run = ContinuousRun.RUNNING.get(props.getString(RUN_ID));
+    }
+
+    @Override
+    public boolean shouldShutdown(Option<JavaRDD<WriteStatus>> writeStatuses) {
+      run.rounds.incrementAndGet();
+      run.afterEachRound.run();
+      return false;
+    }
   }
 
   private static void write(Path file, String content) {

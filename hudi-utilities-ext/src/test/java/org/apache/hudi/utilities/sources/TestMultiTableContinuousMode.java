@@ -1,0 +1,305 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.sources;
+
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.freshness.MetricNames;
+import org.apache.hudi.utilities.freshness.SourceKind;
+import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
+import org.apache.hudi.utilities.hudi014.SourceRetention;
+import org.apache.hudi.utilities.hudi014.SourceTimeline;
+import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.SourceModel;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.TargetGauges;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalog.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --continuous} with {@link HoodieIncrMultiSource}: one Streamer process runs round after round on a
+ * MERGE_ON_READ target (compacted by the Streamer's async compactor) while a writer thread commits to a COPY_ON_WRITE
+ * and a MERGE_ON_READ source (cleaned, the latter compacted inline), under commit-time alignment. Whatever the source
+ * keeps between rounds (its tables' meta clients, the columns of caught-up tables, the alignment's idle clock, its
+ * gauges) must be right in the last round: the target equals the model of the sources at its final checkpoint, the
+ * checkpoint advanced round after round, the last catch-up needed the idle clock to move on, and the retention gauges
+ * are those of the last round, as is the freshness callback's measurement. A graceful stop leaves no pending instant on the target and ends the Streamer's thread.
+ */
+class TestMultiTableContinuousMode {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TestMultiTableContinuousMode.class);
+
+  private static final int MIN_SYNC_INTERVAL_SECONDS = 1;
+  private static final int MIN_TARGET_COMMITS = 6;
+  private static final int MAX_SOURCE_COMMITS = 40;
+  private static final int SOURCE_COMMITS_RETAINED = 3;
+  private static final String HEADROOM_SECONDS = "retention_headroom_seconds";
+  private static final long IDLE_TIMEOUT_MS = 2_000;
+  private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
+  private static final List<String> TABLES = List.of("a", "b");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void roundsOfOneStreamerProcessKeepTheTargetExactAndStopWithoutPendingInstants() throws Exception {
+    long started = System.nanoTime();
+    String targetPath = dir.resolve("target").toUri().toString();
+    List<Source> sources = List.of(new Source("a", "COPY_ON_WRITE", dir), new Source("b", "MERGE_ON_READ", dir));
+    Random random = new Random(42);
+    long ts = 0;
+    // The cleaner of a has run before the first round, so that a's retention gauges are published from the second on.
+    for (int i = 0; i <= SOURCE_COMMITS_RETAINED; i++) {
+      sources.get(0).write(++ts, random);
+    }
+    sources.get(1).write(++ts, random);
+    StreamerJob job = new StreamerJob(dir, targetPath)
+        .tableType("MERGE_ON_READ")
+        .transformers(MultiDatasetSqlFileTransformer.class.getName())
+        .property("hoodie.streamer.source.multi.hudi.tables", String.join(",", TABLES))
+        .property("hoodie.streamer.source.multi.alignment", AlignmentMode.COMMIT_TIME_CEILING.name())
+        .property("hoodie.streamer.source.multi.alignment.idle.timeout.ms", String.valueOf(IDLE_TIMEOUT_MS))
+        .property("hoodie.datasource.write.recordkey.field", "rk")
+        .property("hoodie.metadata.enable", "false")
+        .property("hoodie.metrics.on", "true")
+        .property("hoodie.metrics.reporter.type", "INMEMORY")
+        .property("hoodie.compact.inline.max.delta.commits", "2")
+        .property("hoodie.write.commit.callback.on", "true")
+        .property("hoodie.write.commit.callback.class", FreshnessCommitCallback.class.getName())
+        .property(HoodieFreshnessConfig.HISTORY_ENABLE.key(), "false")
+        // New keys go to new file groups and updates to log files, which compactions then have to merge.
+        .property("hoodie.parquet.small.file.limit", "0")
+        .sql(SourceModel.unionSql(TABLES));
+    for (Source source : sources) {
+      job.property("hoodie.streamer.source.hudi." + source.model.name() + ".path", source.path)
+          .property("hoodie.streamer.source.hudi." + source.model.name() + ".missing_checkpoint_strategy",
+              "READ_UPTO_LATEST_COMMIT")
+          .property("hoodie.streamer.source.hudi." + source.model.name() + ".num_instants", "100");
+    }
+
+    long tempViewsBefore = tempViews();
+    // Gauges of each round, read in the Streamer's thread right after the round: the source's retention headroom of a,
+    // and the freshness callback's pending instants of b (as of the round's commit).
+    List<Long> headroomByRound = new CopyOnWriteArrayList<>();
+    List<Long> pendingByRound = new CopyOnWriteArrayList<>();
+    StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS, () -> {
+      headroomByRound.add(TargetGauges.value(targetPath, "a_" + HEADROOM_SECONDS));
+      pendingByRound.add(TargetGauges.value(targetPath, pendingInstants("b")));
+    });
+    int sourceCommits = SOURCE_COMMITS_RETAINED + 2;
+    try {
+      // The writer commits while rounds read; it stops once the target has had enough rounds.
+      while (sourceCommits < MAX_SOURCE_COMMITS && ingestionCommits(targetPath).size() < MIN_TARGET_COMMITS) {
+        assertTrue(run.isRunning(), () -> "the Streamer stopped while the sources were written: " + run.failure());
+        ts++;
+        for (Source source : sources) {
+          source.write(ts, random);
+          sourceCommits++;
+        }
+      }
+      LOG.info("Writer stopped after {} source commits; waiting for the Streamer to catch up", sourceCommits);
+      long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+      while (!caughtUp(targetPath, sources)) {
+        assertTrue(run.isRunning(), () -> "the Streamer stopped before catching up: " + run.failure());
+        assertTrue(System.nanoTime() < deadline, () -> "the Streamer did not catch up with the sources within "
+            + CATCH_UP_TIMEOUT + " (a stale idle clock would hold the aligned tables forever): "
+            + positions(targetPath) + " vs " + latest(sources));
+        Thread.sleep(200);
+      }
+      // One more round, which finds every table caught up: it commits nothing but publishes its gauges.
+      Thread.sleep((MIN_SYNC_INTERVAL_SECONDS + 1) * 1000L);
+    } finally {
+      assertTrue(run.stopGracefully(Duration.ofSeconds(120)), "the Streamer's thread did not end after the stop");
+    }
+    List<String> commits = ingestionCommits(targetPath);
+    int compactions = HudiTables.completedInstants(targetPath, HoodieTimeline.COMMIT_ACTION).size();
+    LOG.info("Continuous mode: {} rounds, {} target delta commits (rounds that committed), {} async compactions, {} "
+            + "source commits, retention headroom of a by round {}, pending instants of b by round {}, {} s",
+        run.rounds(), commits.size(), compactions, sourceCommits, headroomByRound, pendingByRound,
+        (System.nanoTime() - started) / 1_000_000_000L);
+    assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
+    assertEquals(List.of(), HudiTables.pendingInstants(targetPath), "instants left pending on the target by the stop");
+    assertEquals(tempViewsBefore, tempViews(), "temporary views left behind by the rounds");
+
+    Map<String, String> positions = positions(targetPath);
+    assertEquals(latest(sources), positions, "the final checkpoint");
+    SourceModel.ModelCheck checked = new SourceModel.ModelCheck();
+    int rows = SourceModel.checkTarget(targetPath, positions, List.of(sources.get(0).model, sources.get(1).model),
+        checked);
+    assertTrue(checked.clean(), () -> "target against the model at " + positions + ": " + checked.problems());
+    LOG.info("Target at {}: {} rows, {}", positions, rows, checked);
+
+    List<Map<String, String>> checkpoints = new ArrayList<>();
+    for (String commit : commits) {
+      checkpoints.add(SourceModel.positionsOf(new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
+          .atCommit(targetPath, commit).checkpoint().get()));
+    }
+    assertCheckpointsAdvance(checkpoints);
+
+    for (Source source : sources) {
+      source.assertGaugesOf(targetPath, positions.get(source.model.name()));
+    }
+    Set<Long> headroomSeen = new LinkedHashSet<>(headroomByRound);
+    headroomSeen.remove(-1L);
+    assertTrue(headroomSeen.size() > 1, () -> "the retention gauge of a never moved across rounds: " + headroomByRound);
+    // The writer committed to b while rounds ran, and the freshness callback of the last commit saw it caught up.
+    assertTrue(pendingByRound.stream().anyMatch(pending -> pending > 0), "no round saw b behind: " + pendingByRound);
+    for (String table : TABLES) {
+      assertEquals(0, TargetGauges.value(targetPath, pendingInstants(table)), "pending instants of " + table
+          + " measured by the freshness callback of the last commit");
+    }
+    assertTrue(commits.size() >= MIN_TARGET_COMMITS, "too few rounds committed: " + commits);
+    assertTrue(compactions > 0, "the async compactor of the target never compacted");
+  }
+
+  /** Each table's position never goes back, and each commit moves at least one table. */
+  private static void assertCheckpointsAdvance(List<Map<String, String>> checkpoints) {
+    for (int i = 1; i < checkpoints.size(); i++) {
+      Map<String, String> before = checkpoints.get(i - 1);
+      Map<String, String> after = checkpoints.get(i);
+      assertTrue(!before.equals(after), "commit " + i + " did not move the checkpoint: " + after);
+      for (String table : TABLES) {
+        assertTrue(HoodieTimeline.compareTimestamps(before.get(table), HoodieTimeline.LESSER_THAN_OR_EQUALS,
+            after.get(table)), "table " + table + " went back from " + before + " to " + after);
+      }
+    }
+    for (String table : TABLES) {
+      Set<String> seen = new HashSet<>();
+      checkpoints.forEach(checkpoint -> seen.add(checkpoint.get(table)));
+      assertTrue(seen.size() > 2, "table " + table + " moved in too few rounds: " + checkpoints);
+    }
+  }
+
+  /** The freshness callback's gauge of a source (pipeline named after the target table, {@code joined}). */
+  private static String pendingInstants(String table) {
+    return new MetricNames("joined").source(table, SourceKind.HUDI.pendingMetric());
+  }
+
+  private static long tempViews() {
+    return SharedSpark.session().catalog().listTables().collectAsList().stream().filter(Table::isTemporary).count();
+  }
+
+  private static List<String> ingestionCommits(String targetPath) {
+    return Files.exists(Path.of(URI.create(targetPath)).resolve(".hoodie"))
+        ? HudiTables.completedInstants(targetPath, HoodieTimeline.DELTA_COMMIT_ACTION) : List.of();
+  }
+
+  private static boolean caughtUp(String targetPath, List<Source> sources) {
+    return !ingestionCommits(targetPath).isEmpty() && latest(sources).equals(positions(targetPath));
+  }
+
+  private static Map<String, String> positions(String targetPath) {
+    return new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
+        .newest(targetPath, StoredCheckpointReader.UNBOUNDED).checkpoint().map(SourceModel::positionsOf)
+        .orElse(Map.of());
+  }
+
+  private static Map<String, String> latest(List<Source> sources) {
+    Map<String, String> latest = new TreeMap<>();
+    sources.forEach(source -> latest.put(source.model.name(), HudiTables.lastCompletedInstant(source.path).get()));
+    return latest;
+  }
+
+  /** A source table, its writer and its model. */
+  private static final class Source {
+
+    private final SourceModel model;
+    private final String tableType;
+    private final String path;
+
+    Source(String name, String tableType, Path dir) {
+      this.model = new SourceModel(name);
+      this.tableType = tableType;
+      this.path = dir.resolve(name).toUri().toString();
+    }
+
+    /** One data commit: a new key and, once there are keys, an update of one (the cleaner needs old versions). */
+    void write(long ts, Random random) {
+      List<String> live = model.liveKeys();
+      List<String> ids = new ArrayList<>(List.of("k" + model.keys().size()));
+      if (!live.isEmpty()) {
+        ids.add(live.get(random.nextInt(live.size())));
+      }
+      String action = tableType.equals("MERGE_ON_READ") ? HoodieTimeline.DELTA_COMMIT_ACTION : HoodieTimeline.COMMIT_ACTION;
+      long[] values = new long[ids.size()];
+      Row[] rows = new Row[ids.size()];
+      for (int i = 0; i < ids.size(); i++) {
+        values[i] = random.nextInt(1000);
+        rows[i] = RowFactory.create(ids.get(i), values[i], ts, "p");
+      }
+      HudiTables.upsert(path, model.name(), tableType, "id", SourceModel.ROWS, Map.of(
+          "hoodie.metadata.enable", "false",
+          "hoodie.cleaner.commits.retained", String.valueOf(SOURCE_COMMITS_RETAINED),
+          "hoodie.keep.min.commits", "20",
+          "hoodie.keep.max.commits", "30",
+          "hoodie.compact.inline", String.valueOf(tableType.equals("MERGE_ON_READ")),
+          "hoodie.compact.inline.max.delta.commits", "2",
+          "hoodie.parquet.small.file.limit", tableType.equals("MERGE_ON_READ") ? "0" : "104857600"), rows);
+      String dataCommit = HudiTables.lastCompleted(path, action);
+      for (int i = 0; i < ids.size(); i++) {
+        model.record(dataCommit, ids.get(i), values[i], ts, null, false);
+      }
+    }
+
+    /**
+     * The retention gauges the source published in its last round equal the retention of its final timeline at its
+     * final position (the sources do not change after the writer stopped).
+     */
+    void assertGaugesOf(String targetPath, String position) {
+      SourceRetention retention = SourceRetention.of(SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration())
+          .get());
+      long headroomCommits = retention.headroomCommits(position).map(Integer::longValue).orElse(-1L);
+      long headroomSeconds = retention.headroomTime(position).map(Duration::getSeconds).orElse(-1L);
+      assertEquals(headroomCommits, TargetGauges.value(targetPath, model.name() + "_retention_headroom_commits"),
+          model.name() + " headroom in commits, " + retention);
+      assertEquals(headroomSeconds, TargetGauges.value(targetPath, model.name() + "_" + HEADROOM_SECONDS),
+          model.name() + " headroom in seconds, " + retention);
+      LOG.info("Source {} ({}): {}, headroom {} commits, {} s", model.name(), tableType, retention, headroomCommits,
+          headroomSeconds);
+    }
+  }
+}
