@@ -18,15 +18,18 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.config.HoodieCommonConfig;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 import org.apache.hudi.utilities.sources.multi.ParallelTableTasks;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 
@@ -71,6 +74,17 @@ public final class MultiTableReader {
   public MultiTableReader(TypedProperties props, MultiTableReadConf conf, JavaSparkContext jsc, SparkSession spark,
                           Clock clock) {
     HollowCommitHandling hollowCommits = IncrSourceHelper.getHollowCommitHandleMode(props);
+    for (SourceTable table : conf.tables()) {
+      if (table.deltaFormat() == DeltaFormat.CDC) {
+        checkArgument(hollowCommits != HollowCommitHandling.USE_TRANSITION_TIME, () -> String.format("Cannot read table "
+            + "'%s' as CDC with %s=%s: positions are then completion times, and Hudi's CDC query selects commits by "
+            + "instant time (use %s or %s, or set %s=%s)", table.name(),
+            HoodieCommonConfig.INCREMENTAL_READ_HANDLE_HOLLOW_COMMIT.key(), hollowCommits, HollowCommitHandling.BLOCK,
+            HollowCommitHandling.FAIL, HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT,
+                table.name()).key(), DeltaFormat.LATEST_STATE));
+        ChangeDataReader.checkEnabled(table, jsc.hadoopConfiguration());
+      }
+    }
     this.conf = conf;
     this.jsc = jsc;
     this.reader = new IncrementalTableReader(props, jsc, spark, hollowCommits);
@@ -127,7 +141,11 @@ public final class MultiTableReader {
   public List<TableBatch> read(BatchTimelines timelines, MultiTableCheckpoint previous) {
     List<SourceTable> tables = conf.tables();
     if (conf.alignment() == AlignmentMode.NONE) {
-      return tasks.map(tables, table -> reader.read(table, timelines.of(table.name()), previous.position(table.name())));
+      // A CDC delta is read by its window, which the stock source that reads the latest state plans itself.
+      return tasks.map(tables, table -> table.deltaFormat() == DeltaFormat.CDC
+          ? reader.read(table, timelines.of(table.name()),
+              planner.plan(table, timelines.of(table.name()), previous.position(table.name())))
+          : reader.read(table, timelines.of(table.name()), previous.position(table.name())));
     }
     CommitTimeCeiling aligned = CommitTimeCeiling.of(tasks.map(tables,
         table -> planner.plan(table, timelines.of(table.name()), previous.position(table.name()))),

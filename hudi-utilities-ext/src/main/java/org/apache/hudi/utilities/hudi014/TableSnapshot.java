@@ -30,6 +30,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -39,7 +40,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
+ * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it
+ * (none for a CDC delta, whose before and after images hold the table's columns without them).
  */
 public final class TableSnapshot {
 
@@ -53,20 +55,30 @@ public final class TableSnapshot {
    *     there is no position
    */
   public static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
-    if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+    StructType rowColumns = ChangeDataReader.imageColumns(rowsRead.schema()).orElse(rowsRead.schema());
+    if (!isState(position)) {
       // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
-      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-          rowsRead.schema());
+      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(), rowColumns);
     }
-    Dataset<Row> state = spark.read().format("hudi")
-        .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())
-        .options(dataSkipping(spark, path))
-        .load(path);
-    List<String> readColumns = Arrays.asList(rowsRead.columns());
+    Dataset<Row> state = withMetaColumns(spark, path, position.get());
+    List<String> readColumns = Arrays.asList(rowColumns.fieldNames());
     String[] absentMetaColumns = HoodieRecord.HOODIE_META_COLUMNS.stream()
         .filter(column -> !readColumns.contains(column))
         .toArray(String[]::new);
     return state.drop(absentMetaColumns);
+  }
+
+  /** Whether a position stands for a state of the table, rather than for the table before its first commit. */
+  static boolean isState(Option<String> position) {
+    return position.isPresent() && !position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT);
+  }
+
+  /** The table as of an instant, read with time travel (lazily), with all its Hudi meta columns. */
+  static Dataset<Row> withMetaColumns(SparkSession spark, String path, String instant) {
+    return spark.read().format("hudi")
+        .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), instant)
+        .options(dataSkipping(spark, path))
+        .load(path);
   }
 
   /**
