@@ -222,7 +222,7 @@ final class ChangeDataReader {
   }
 
   /**
-   * An image as a struct of the table's columns; null where the JSON is null. Hudi writes a date as its day number
+   * An image as a struct of the table's columns; null where there is none. Hudi writes a date as its day number
    * and a timestamp as microseconds since the epoch, which the JSON reader would take for seconds.
    */
   private static Column image(Column json, StructType columns) {
@@ -233,7 +233,9 @@ final class ChangeDataReader {
     Column[] fields = Arrays.stream(columns.fields())
         .map(field -> fromJson(parsed.getField(field.name()), field.dataType()).as(field.name()))
         .toArray(Column[]::new);
-    return when(parsed.isNull(), lit(null).cast(columns)).otherwise(struct(fields));
+    // Hudi writes a missing image of its CDC log files as the JSON text 'null', which from_json reads as a struct of
+    // nulls.
+    return when(json.isNull().or(json.equalTo("null")), lit(null).cast(columns)).otherwise(struct(fields));
   }
 
   private static DataType jsonType(DataType type) {
