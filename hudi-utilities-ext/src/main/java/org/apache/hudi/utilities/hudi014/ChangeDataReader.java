@@ -104,13 +104,17 @@ final class ChangeDataReader {
    * @throws IllegalArgumentException naming the key and the fix, if the table does not keep change data
    */
   static void checkEnabled(SourceTable table, HoodieTableConfig tableConfig) {
-    String formatKey = HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT, table.name())
-        .key();
+    String key = formatKey(table);
     checkArgument(tableConfig.isCDCEnabled(), () -> String.format("Cannot read table '%s' as CDC (%s=%s): its "
         + "hoodie.properties at %s does not set %s=true, so Hudi keeps no change data for it. Nothing was committed. "
         + "(Create the table with %s=true, or set %s=%s and find deletes with the PREV/SNAP recipe)", table.name(),
-        formatKey, DeltaFormat.CDC, table.path(), HoodieTableConfig.CDC_ENABLED.key(), HoodieTableConfig.CDC_ENABLED.key(),
-        formatKey, DeltaFormat.LATEST_STATE));
+        key, DeltaFormat.CDC, table.path(), HoodieTableConfig.CDC_ENABLED.key(), HoodieTableConfig.CDC_ENABLED.key(),
+        key, DeltaFormat.LATEST_STATE));
+  }
+
+  /** The key of the table's delta format, which every message about its CDC delta names. */
+  static String formatKey(SourceTable table) {
+    return HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT, table.name()).key();
   }
 
   /**
@@ -133,8 +137,7 @@ final class ChangeDataReader {
             + "type %s, which Hudi 0.14's CDC query does not write faithfully into its before and after images (only "
             + "strings, booleans, numbers other than decimals, dates and timestamps). Nothing was committed. (Set %s=%s "
             + "for this table)", table.name(), field.name(), field.dataType().simpleString(),
-            HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT, table.name()).key(),
-            DeltaFormat.LATEST_STATE));
+            formatKey(table), DeltaFormat.LATEST_STATE));
       }
     }
     return columns;
@@ -217,8 +220,7 @@ final class ChangeDataReader {
             + "hoodie.properties names no record key fields (%s), by which the changes of a record are folded. "
             + "Nothing was committed. (Set %s=%s for this table)", table.name(),
             HoodieTableConfig.RECORDKEY_FIELDS.key(),
-            HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT, table.name()).key(),
-            DeltaFormat.LATEST_STATE));
+            formatKey(table), DeltaFormat.LATEST_STATE));
   }
 
   /**

@@ -23,7 +23,6 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
-import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
@@ -80,8 +79,7 @@ public final class MultiTableReader {
             + "'%s' as CDC with %s=%s: positions are then completion times, and Hudi's CDC query selects commits by "
             + "instant time (use %s or %s, or set %s=%s)", table.name(),
             HoodieCommonConfig.INCREMENTAL_READ_HANDLE_HOLLOW_COMMIT.key(), hollowCommits, HollowCommitHandling.BLOCK,
-            HollowCommitHandling.FAIL, HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT,
-                table.name()).key(), DeltaFormat.LATEST_STATE));
+            HollowCommitHandling.FAIL, ChangeDataReader.formatKey(table), DeltaFormat.LATEST_STATE));
         ChangeDataReader.checkEnabled(table, jsc.hadoopConfiguration());
       }
     }
