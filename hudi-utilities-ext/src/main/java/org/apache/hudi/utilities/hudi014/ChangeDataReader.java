@@ -154,8 +154,11 @@ final class ChangeDataReader {
     if (!Arrays.asList(rows.fieldNames()).equals(Arrays.asList(OP, TS, BEFORE, AFTER))) {
       return Option.empty();
     }
+    // Field names, not types: the images of a first read come from a snapshot, whose nullability may differ.
     DataType before = rows.apply(BEFORE).dataType();
-    return before instanceof StructType && before.equals(rows.apply(AFTER).dataType())
+    DataType after = rows.apply(AFTER).dataType();
+    return before instanceof StructType && after instanceof StructType
+        && Arrays.equals(((StructType) before).fieldNames(), ((StructType) after).fieldNames())
         ? Option.of((StructType) before) : Option.empty();
   }
 
