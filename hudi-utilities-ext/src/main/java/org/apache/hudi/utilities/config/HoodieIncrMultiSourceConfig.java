@@ -26,6 +26,7 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.hive.MultiPartKeysValueExtractor;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 
 import javax.annotation.concurrent.Immutable;
 
@@ -214,6 +215,20 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "fails the batch before anything is committed, naming the table and the fix, because an incremental read "
           + "would silently skip the archived commits. Defaults to the job-wide "
           + "hoodie.datasource.read.incr.fallback.fulltablescan.enable.");
+
+  public static final ConfigProperty<String> TABLE_INCR_FORMAT = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "incr.format")
+      .defaultValue(DeltaFormat.LATEST_STATE.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "incr.format")
+      .withValidValues(enumNames(DeltaFormat.class))
+      .markAdvanced()
+      .withDocumentation("The shape of this table's delta (<SRC:t>), as Hudi's hoodie.datasource.query.incremental.format. "
+          + "LATEST_STATE: the changed rows as they are at the window's end; deleted rows are absent. CDC: one row per "
+          + "record changed in the window, its net change over the window from Hudi's CDC query: op ('i', 'u', 'd'), "
+          + "ts_ms, before (the record at the window's start, null if new) and after (at its end, null if deleted), "
+          + "both structs of the table's columns, so that deletes and key changes come from the delta itself. CDC needs "
+          + "hoodie.table.cdc.enabled=true in the table's hoodie.properties (checked at startup). Same windows and "
+          + "checkpoints either way. See README, 'CDC deltas'.");
 
   public static final ConfigProperty<String> TABLE_PARTITION_FIELDS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")

@@ -22,6 +22,7 @@ import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +30,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_INCR_FORMAT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_MISSING_CHECKPOINT_STRATEGY;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_NUM_INSTANTS;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PARTITION_EXTRACTOR_CLASS;
@@ -58,10 +61,12 @@ public final class SourceTable {
   private final boolean fullTableScanFallback;
   private final List<String> partitionFields;
   private final String partitionExtractorClass;
+  private final DeltaFormat deltaFormat;
 
   private SourceTable(String name, String path, int numInstants, MissingCheckpointStrategy missingCheckpointStrategy,
                       boolean missingCheckpointStrategyExplicit, boolean skipOnSchemaFailure,
-                      boolean fullTableScanFallback, List<String> partitionFields, String partitionExtractorClass) {
+                      boolean fullTableScanFallback, List<String> partitionFields, String partitionExtractorClass,
+                      DeltaFormat deltaFormat) {
     this.name = name;
     this.path = path;
     this.numInstants = numInstants;
@@ -71,6 +76,7 @@ public final class SourceTable {
     this.fullTableScanFallback = fullTableScanFallback;
     this.partitionFields = Collections.unmodifiableList(new ArrayList<>(partitionFields));
     this.partitionExtractorClass = partitionExtractorClass;
+    this.deltaFormat = deltaFormat;
   }
 
   /**
@@ -97,11 +103,20 @@ public final class SourceTable {
     boolean fullTableScanFallback = ConfigValues.raw(props, fallback).isPresent()
         ? ConfigValues.booleanValue(props, fallback, cannot)
         : Boolean.parseBoolean(props.getString(JOB_FULL_TABLE_SCAN_FALLBACK, "false").trim());
+    DeltaFormat deltaFormat = ConfigValues.enumValue(props, forTable(TABLE_INCR_FORMAT, table), DeltaFormat.class, cannot);
+    checkArgument(deltaFormat != DeltaFormat.CDC || partitionFields.isEmpty(), () -> String.format("Cannot %s as CDC: "
+        + "%s adds columns to the delta's rows, which a CDC delta keeps in its before and after images (remove %s, or "
+        + "set %s=%s)", cannot, forTable(TABLE_PARTITION_FIELDS, table).key(), forTable(TABLE_PARTITION_FIELDS, table).key(),
+        forTable(TABLE_INCR_FORMAT, table).key(), DeltaFormat.LATEST_STATE));
+    checkArgument(deltaFormat != DeltaFormat.CDC || !fullTableScanFallback, () -> String.format("Cannot %s as CDC with "
+        + "its full-table-scan fallback on: Hudi's CDC query reads only the active timeline, so a window older than it "
+        + "cannot be read as CDC (set %s=false, or %s=%s)", cannot, fallback.key(), forTable(TABLE_INCR_FORMAT, table).key(),
+        DeltaFormat.LATEST_STATE));
     return new SourceTable(table, path, numInstants, strategy,
         ConfigValues.raw(props, forTable(TABLE_MISSING_CHECKPOINT_STRATEGY, table)).isPresent(),
         ConfigValues.booleanValue(props, forTable(TABLE_SKIP_ON_SCHEMA_FAILURE, table), cannot),
         fullTableScanFallback, partitionFields,
-        ConfigValues.valueOrDefault(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table)).get());
+        ConfigValues.valueOrDefault(props, forTable(TABLE_PARTITION_EXTRACTOR_CLASS, table)).get(), deltaFormat);
   }
 
   /**
@@ -160,6 +175,11 @@ public final class SourceTable {
 
   public Option<String> partitionExtractorClass() {
     return partitionFields.isEmpty() ? Option.empty() : Option.of(partitionExtractorClass);
+  }
+
+  /** The shape of the table's delta: its latest state, or its CDC net change. */
+  public DeltaFormat deltaFormat() {
+    return deltaFormat;
   }
 
   @Override

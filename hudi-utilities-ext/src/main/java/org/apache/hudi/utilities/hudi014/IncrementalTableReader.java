@@ -30,6 +30,7 @@ import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 
@@ -75,6 +76,7 @@ final class IncrementalTableReader {
   private final JavaSparkContext jsc;
   private final SparkSession spark;
   private final HollowCommitHandling hollowCommits;
+  private final ChangeDataReader changes;
   /** Per table: the latest commit when its columns were last resolved, and those columns. */
   private final Map<String, Pair<String, StructType>> caughtUpColumns = new ConcurrentHashMap<>();
 
@@ -84,6 +86,7 @@ final class IncrementalTableReader {
     this.jsc = jsc;
     this.spark = spark;
     this.hollowCommits = hollowCommits;
+    this.changes = new ChangeDataReader(spark);
   }
 
   /**
@@ -121,6 +124,9 @@ final class IncrementalTableReader {
     if (!timeline.isPresent()) {
       return skippedOrFail(table, notAHudiTable(table));
     }
+    if (table.deltaFormat() == DeltaFormat.CDC) {
+      return readChanges(table, timeline.get(), window);
+    }
     if (window.hasNewCommits()) {
       // num_instants bounds an incremental read; a snapshot read (which the stock source may also choose at read time,
       // if the position was archived meanwhile) ends where the splitter says.
@@ -133,6 +139,23 @@ final class IncrementalTableReader {
     }
     LOG.info("Table '{}': waits for a later batch at {}", table.name(), window.fromExclusive());
     return new TableBatch(table.name(), nothingNew.rows(), Option.of(window.fromExclusive()), false);
+  }
+
+  /** The window's net changes ({@link DeltaFormat#CDC}); the positions move as with the latest-state delta. */
+  private TableBatch readChanges(SourceTable table, SourceTimeline timeline, TableWindow window) {
+    ChangeDataReader.checkEnabled(table, timeline.metaClient().getTableConfig());
+    if (!timeline.latestCompletedInstant().isPresent()) {
+      return skippedOrFail(table, noCompletedCommit(table));
+    }
+    StructType imageColumns = changes.imageColumns(table, timeline);
+    if (window.hasNewCommits()) {
+      LOG.info("Table '{}': read the changes after {} up to {}", table.name(), window.fromExclusive(), window.end().get());
+      return new TableBatch(table.name(), changes.read(table, timeline, window, imageColumns), window.end(), false);
+    }
+    LOG.info("Table '{}': no changes after {}", table.name(), window.fromExclusive());
+    Dataset<Row> none = spark.createDataFrame(jsc.<Row>emptyRDD(), ChangeDataReader.deltaColumns(imageColumns));
+    return new TableBatch(table.name(), none,
+        window.position().isPresent() ? Option.empty() : Option.of(window.fromExclusive()), false);
   }
 
   private TableBatch read(SourceTable table, SourceTimeline timeline, Option<String> position,
@@ -180,8 +203,7 @@ final class IncrementalTableReader {
     LOG.info("Table '{}': nothing new after {}", table.name(), position.orElse("<none>"));
     Option<String> latest = timeline.latestCompletedInstant();
     if (!latest.isPresent()) {
-      return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
-          + "commit", table.name(), table.path()));
+      return skippedOrFail(table, noCompletedCommit(table));
     }
     Pair<String, StructType> cached = caughtUpColumns.get(table.name());
     StructType columns;
@@ -191,8 +213,7 @@ final class IncrementalTableReader {
       Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST, Option.empty())
           .fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
       if (!latestCommit.isPresent()) {
-        return skippedOrFail(table, String.format("Cannot resolve the schema of table '%s' at %s: it has no completed "
-            + "commit", table.name(), table.path()));
+        return skippedOrFail(table, noCompletedCommit(table));
       }
       // Only the plan's schema is used: nothing is scanned.
       columns = withPartitionFields(table, latestCommit.get()).schema();
@@ -249,6 +270,11 @@ final class IncrementalTableReader {
           HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK, table.name()).key(),
           table.name(), table.name()));
     }
+  }
+
+  private static String noCompletedCommit(SourceTable table) {
+    return String.format("Cannot resolve the schema of table '%s' at %s: it has no completed commit", table.name(),
+        table.path());
   }
 
   private static String notAHudiTable(SourceTable table) {

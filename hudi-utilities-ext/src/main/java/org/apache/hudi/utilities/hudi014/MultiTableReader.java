@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.config.HoodieCommonConfig;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
@@ -27,6 +28,7 @@ import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 import org.apache.hudi.utilities.sources.multi.ParallelTableTasks;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
@@ -72,6 +74,16 @@ public final class MultiTableReader {
   public MultiTableReader(TypedProperties props, MultiTableReadConf conf, JavaSparkContext jsc, SparkSession spark,
                           Clock clock) {
     HollowCommitHandling hollowCommits = IncrSourceHelper.getHollowCommitHandleMode(props);
+    for (SourceTable table : conf.tables()) {
+      if (table.deltaFormat() == DeltaFormat.CDC) {
+        checkArgument(hollowCommits != HollowCommitHandling.USE_TRANSITION_TIME, () -> String.format("Cannot read table "
+            + "'%s' as CDC with %s=%s: positions are then completion times, and Hudi's CDC query selects commits by "
+            + "instant time (use %s or %s, or set %s=%s)", table.name(),
+            HoodieCommonConfig.INCREMENTAL_READ_HANDLE_HOLLOW_COMMIT.key(), hollowCommits, HollowCommitHandling.BLOCK,
+            HollowCommitHandling.FAIL, ChangeDataReader.formatKey(table), DeltaFormat.LATEST_STATE));
+        ChangeDataReader.checkEnabled(table, jsc.hadoopConfiguration());
+      }
+    }
     this.conf = conf;
     this.jsc = jsc;
     this.reader = new IncrementalTableReader(props, jsc, spark, hollowCommits);
@@ -127,8 +139,11 @@ public final class MultiTableReader {
    */
   public List<TableBatch> read(BatchTimelines timelines, MultiTableCheckpoint previous) {
     if (conf.alignment() == AlignmentMode.NONE) {
-      return tasks.map(conf.tables(),
-          table -> reader.read(table, timelines.of(table.name()), previous.position(table.name())));
+      // A CDC delta is read by its window, which the stock source that reads the latest state plans itself.
+      return tasks.map(conf.tables(), table -> table.deltaFormat() == DeltaFormat.CDC
+          ? reader.read(table, timelines.of(table.name()),
+              planner.plan(table, timelines.of(table.name()), previous.position(table.name())))
+          : reader.read(table, timelines.of(table.name()), previous.position(table.name())));
     }
     CommitTimeCeiling aligned = align(plan(timelines, previous));
     LOG.info("Aligned {} tables on commit time: {}", conf.tables().size(), aligned);

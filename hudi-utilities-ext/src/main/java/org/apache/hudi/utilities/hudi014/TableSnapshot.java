@@ -31,6 +31,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -40,7 +41,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it.
+ * A source table's full state at a checkpoint position, with the same meta columns as the rows the batch read of it
+ * (none for a CDC delta, whose before and after images hold the table's columns without them).
  */
 public final class TableSnapshot {
 
@@ -56,17 +58,14 @@ public final class TableSnapshot {
    *     passed the position: the message names the table, the position and the fix
    */
   public static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
-    if (!position.isPresent() || position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+    StructType rowColumns = ChangeDataReader.imageColumns(rowsRead.schema()).orElse(rowsRead.schema());
+    if (!isState(position)) {
       // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
-      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-          rowsRead.schema());
+      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(), rowColumns);
     }
     Dataset<Row> state;
     try {
-      state = spark.read().format("hudi")
-          .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), position.get())
-          .options(dataSkipping(spark, path))
-          .load(path);
+      state = withMetaColumns(spark, path, position.get());
     } catch (IllegalArgumentException e) {
       // Hudi checks the instant against the cleaner's earliest commit to retain, but names neither table nor fix.
       throw new HoodieTransformException(String.format("Cannot read table '%s' as of %s for <SNAP>/<PREV> in the SQL: "
@@ -74,11 +73,24 @@ public final class TableSnapshot {
           + "hoodie.keep.min.commits) so that its cleaner still keeps the batch's previous position, or run the "
           + "Streamer more often.", table, position.get(), e.getMessage()), e);
     }
-    List<String> readColumns = Arrays.asList(rowsRead.columns());
+    List<String> readColumns = Arrays.asList(rowColumns.fieldNames());
     String[] absentMetaColumns = HoodieRecord.HOODIE_META_COLUMNS.stream()
         .filter(column -> !readColumns.contains(column))
         .toArray(String[]::new);
     return state.drop(absentMetaColumns);
+  }
+
+  /** Whether a position stands for a state of the table, rather than for the table before its first commit. */
+  static boolean isState(Option<String> position) {
+    return position.isPresent() && !position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT);
+  }
+
+  /** The table as of an instant, read with time travel (lazily), with all its Hudi meta columns. */
+  static Dataset<Row> withMetaColumns(SparkSession spark, String path, String instant) {
+    return spark.read().format("hudi")
+        .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), instant)
+        .options(dataSkipping(spark, path))
+        .load(path);
   }
 
   /**

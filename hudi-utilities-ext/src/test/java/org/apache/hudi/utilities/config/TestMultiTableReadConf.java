@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.config;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
 import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 
 import org.junit.jupiter.api.Test;
 
@@ -181,5 +182,27 @@ class TestMultiTableReadConf {
         + "ceiling, which that splitter would move. Remove the splitter, or set "
         + "hoodie.streamer.source.multi.hudi.alignment=NONE.",
         assertThrows(IllegalArgumentException.class, () -> MultiTableReadConf.from(props)).getMessage());
+  }
+
+  @Test
+  void deltaFormatIsPerTableAndExcludesWhatACdcDeltaCannotCarry() {
+    TypedProperties props = twoTables();
+    props.setProperty("hoodie.deltastreamer.source.hudi.db_users.incr.format", "cdc");
+    MultiTableReadConf conf = MultiTableReadConf.from(props);
+    assertEquals(DeltaFormat.LATEST_STATE, conf.table("orders").get().deltaFormat());
+    assertEquals(DeltaFormat.CDC, conf.table("db.users").get().deltaFormat());
+
+    assertEquals("Cannot read table 'orders': hoodie.streamer.source.hudi.orders.incr.format=json is not one of "
+        + "[LATEST_STATE, CDC]", failure("hoodie.streamer.source.hudi.orders.incr.format", "json"));
+    props.setProperty("hoodie.streamer.source.hudi.db_users.partition.fields", "region");
+    assertEquals("Cannot read table 'db.users' as CDC: hoodie.streamer.source.hudi.db_users.partition.fields adds "
+        + "columns to the delta's rows, which a CDC delta keeps in its before and after images (remove "
+        + "hoodie.streamer.source.hudi.db_users.partition.fields, or set "
+        + "hoodie.streamer.source.hudi.db_users.incr.format=LATEST_STATE)",
+        assertThrows(IllegalArgumentException.class, () -> MultiTableReadConf.from(props)).getMessage());
+    props.remove("hoodie.streamer.source.hudi.db_users.partition.fields");
+    props.setProperty("hoodie.datasource.read.incr.fallback.fulltablescan.enable", "true");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> MultiTableReadConf.from(props)).getMessage()
+        .startsWith("Cannot read table 'db.users' as CDC with its full-table-scan fallback on"));
   }
 }

@@ -125,8 +125,44 @@ class TestExactIncrementalJoin {
   @ParameterizedTest(name = "snapshot pushdown max keys {0}")
   @ValueSource(strings = {"0", "100"})
   void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(String pushdownMaxKeys) throws Exception {
-    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
-        .property("hoodie.streamer.source.hudi.users.num_instants", "5").sql(DELETE_AWARE_JOIN_SQL);
+    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys).sql(DELETE_AWARE_JOIN_SQL);
+    roundsWithUpdatesDeletesAndKeyMoves();
+  }
+
+  /** The delete-aware recipe over CDC deltas: deletes and moves come from the deltas' before and after images. */
+  static final String CDC_DELETE_AWARE_JOIN_SQL =
+      "-- orders added or changed: with their user as of the checkpoint, or deleted if it has none\n"
+      + "SELECT o.after.order_id, o.after.user_id, o.after.amount, u.user_name, greatest(o.after.ts, u.ts) AS ts,\n"
+      + "u.user_id IS NULL AS _hoodie_is_deleted\n"
+      + "FROM <SRC:orders> o LEFT JOIN <SNAP:users> u ON o.after.user_id = u.user_id WHERE o.op <> 'd'\n"
+      + "UNION ALL\n"
+      + "-- orders deleted from the source\n"
+      + "SELECT o.before.order_id, o.before.user_id, o.before.amount, CAST(NULL AS STRING), o.before.ts, true\n"
+      + "FROM <SRC:orders> o WHERE o.op = 'd'\n"
+      + "UNION ALL\n"
+      + "-- orders of users added or changed\n"
+      + "SELECT s.order_id, s.user_id, s.amount, u.after.user_name, greatest(s.ts, u.after.ts), false\n"
+      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.after.user_id WHERE u.op <> 'd'\n"
+      + "UNION ALL\n"
+      + "-- orders of users deleted from the source\n"
+      + "SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, true\n"
+      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.before.user_id WHERE u.op = 'd'";
+
+  @Test
+  void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin() throws Exception {
+    tables = tables.withChangeData();
+    job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
+        .property("hoodie.streamer.source.hudi.users.incr.format", "cdc")
+        .sql(CDC_DELETE_AWARE_JOIN_SQL);
+    roundsWithUpdatesDeletesAndKeyMoves();
+  }
+
+  /**
+   * Rounds in which users and orders are deleted, orders move to missing and to existing users, a user is renamed, and
+   * an order is inserted and deleted within one batch; after each, the target is the join at the checkpoint.
+   */
+  private void roundsWithUpdatesDeletesAndKeyMoves() throws Exception {
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "5");
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u2", 30.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
@@ -142,6 +178,16 @@ class TestExactIncrementalJoin {
     syncAndAssertJoinAt(orders3, users3);
     assertEquals(List.of("[o4,u3,40.0,carol]"), tables.targetRows());
     assertTrue(orders2.compareTo(orders3) < 0);
+
+    // In one batch: an order moves to an existing user who is renamed, an order is inserted and deleted again, the
+    // user of another new order is deleted.
+    tables.orders(order("o4", "u1", 40.0, 4L), order("o5", "u3", 50.0, 4L));
+    tables.deleteOrders(order("o5", "u3", 50.0, 5L));
+    String orders6 = tables.orders(order("o6", "u3", 60.0, 5L), order("o7", "u4", 70.0, 5L));
+    tables.users(user("u1", "alicia", 4L), user("u4", "dave", 4L));
+    String users5 = tables.deleteUsers(user("u3", "carol", 5L));
+    syncAndAssertJoinAt(orders6, users5);
+    assertEquals(List.of("[o4,u1,40.0,alicia]", "[o7,u4,70.0,dave]"), tables.targetRows());
   }
 
   @Test

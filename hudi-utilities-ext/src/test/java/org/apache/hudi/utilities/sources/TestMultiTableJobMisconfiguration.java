@@ -180,6 +180,15 @@ class TestMultiTableJobMisconfiguration {
   }
 
   @Test
+  void cdcDeltaOfATableWithoutChangeDataFailsAtStartup() {
+    job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc");
+    assertFailsBeforeCommit("Cannot read table 'orders' as CDC (hoodie.streamer.source.hudi.orders.incr.format=CDC): "
+        + "its hoodie.properties at " + ordersPath + " does not set hoodie.table.cdc.enabled=true",
+        "Create the table with hoodie.table.cdc.enabled=true, or set hoodie.streamer.source.hudi.orders.incr.format="
+            + "LATEST_STATE");
+  }
+
+  @Test
   void resetOfATableThatIsNotConfiguredFails() {
     job.checkpoint("payments=LATEST");
     assertFailsBeforeCommit("Cannot reset table 'payments'");

@@ -74,6 +74,17 @@ public final class OrdersAndUsers {
         "hoodie.metadata.index.column.stats.enable", "true"));
   }
 
+  /**
+   * The same tables, written with change data (Hudi's CDC, before and after images logged), which CDC deltas read;
+   * on top of the options these tables already have.
+   */
+  public OrdersAndUsers withChangeData() {
+    Map<String, String> options = new HashMap<>(writeOptions);
+    options.put("hoodie.table.cdc.enabled", "true");
+    options.put("hoodie.table.cdc.supplemental.logging.mode", "DATA_BEFORE_AFTER");
+    return new OrdersAndUsers(this, options);
+  }
+
   /** The standard job over both tables, without SQL yet. */
   public StreamerJob job() {
     return StreamerJob.ordersAndUsers(dir, ordersPath, usersPath, targetPath);
