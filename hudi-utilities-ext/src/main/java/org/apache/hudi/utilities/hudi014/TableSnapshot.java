@@ -22,6 +22,7 @@ import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.metadata.MetadataPartitionType;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
@@ -85,11 +86,19 @@ public final class TableSnapshot {
     return position.isPresent() && !position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT);
   }
 
-  /** The table as of an instant, read with time travel (lazily), with all its Hudi meta columns. */
+  /**
+   * The table as of an instant, read with time travel (lazily), with all its Hudi meta columns.
+   *
+   * @throws IllegalArgumentException now, not when the read runs (within the target's write), if Hudi refuses time
+   *     travel to the instant: before the cleaner's earliest commit to retain
+   */
   static Dataset<Row> withMetaColumns(SparkSession spark, String path, String instant) {
+    HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
+        .setConf(spark.sparkContext().hadoopConfiguration()).setBasePath(path).setLoadActiveTimelineOnLoad(true).build();
+    TimelineUtils.validateTimestampAsOf(metaClient, instant);
     return spark.read().format("hudi")
         .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), instant)
-        .options(dataSkipping(spark, path))
+        .options(dataSkipping(metaClient))
         .load(path);
   }
 
@@ -101,9 +110,8 @@ public final class TableSnapshot {
    * where a key was at an older instant (a key deleted or moved since would be skipped), and a snapshot is read as
    * of the batch's instant, often not the newest.
    */
-  private static Map<String, String> dataSkipping(SparkSession spark, String path) {
-    Set<String> indexes = HoodieTableMetaClient.builder().setConf(spark.sparkContext().hadoopConfiguration())
-        .setBasePath(path).build().getTableConfig().getMetadataPartitions();
+  private static Map<String, String> dataSkipping(HoodieTableMetaClient metaClient) {
+    Set<String> indexes = metaClient.getTableConfig().getMetadataPartitions();
     if (!indexes.contains(MetadataPartitionType.COLUMN_STATS.getPartitionPath())
         || indexes.contains(MetadataPartitionType.RECORD_INDEX.getPartitionPath())) {
       return Collections.emptyMap();

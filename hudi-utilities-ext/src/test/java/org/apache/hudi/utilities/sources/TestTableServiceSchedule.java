@@ -26,11 +26,11 @@ import org.apache.hudi.keygen.SimpleKeyGenerator;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.SourceModel;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -44,7 +44,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +55,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -112,12 +110,7 @@ class TestTableServiceSchedule {
    */
   private static final String ROW_WRITER = "hoodie.datasource.write.row.writer.enable";
 
-  private static final StructType ROWS = new StructType()
-      .add("id", DataTypes.StringType, false)
-      .add("v", DataTypes.LongType)
-      .add("ts", DataTypes.LongType)
-      .add("part", DataTypes.StringType);
-  private static final StructType ROWS_WITH_NOTE = ROWS.add("note", DataTypes.StringType);
+  private static final StructType ROWS_WITH_NOTE = SourceModel.ROWS.add("note", DataTypes.StringType);
 
   /** Kept when the test fails: every seed's sources and target. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -146,8 +139,8 @@ class TestTableServiceSchedule {
       }
     }
     LOG.info("Table-service schedules: {} seeds, {} rounds, {} rows checked, {} losses, {} duplicates, {} s", seeds,
-        tallies.stream().mapToInt(t -> t.rounds).sum(), tallies.stream().mapToLong(t -> t.rowsChecked).sum(),
-        tallies.stream().mapToLong(t -> t.losses).sum(), tallies.stream().mapToLong(t -> t.duplicates).sum(),
+        tallies.stream().mapToInt(t -> t.rounds).sum(), tallies.stream().mapToLong(t -> t.check.rowsChecked()).sum(),
+        tallies.stream().mapToLong(t -> t.check.losses()).sum(), tallies.stream().mapToLong(t -> t.check.duplicates()).sum(),
         tallies.stream().mapToLong(t -> t.seconds).sum());
     for (Tally tally : tallies) {
       assertTrue(tally.rounds > steps && tally.sourceServices() > 0, "too little happened: " + tally);
@@ -291,25 +284,23 @@ class TestTableServiceSchedule {
 
     /** The join rows against the join of both models at the positions: exactly the ids live in both, no other. */
     private void checkJoin(Map<String, String> positions, Map<String, Row> target) {
-      Source a = sources.get(0);
-      Source b = sources.get(1);
+      SourceModel a = sources.get(0).model;
+      SourceModel b = sources.get(1).model;
       Set<String> ids = new TreeSet<>(a.keys());
       ids.addAll(b.keys());
       for (String id : ids) {
-        Option<Version> x = a.liveAt(id, positions.get(a.name));
-        Option<Version> y = b.liveAt(id, positions.get(b.name));
+        Option<SourceModel.Version> x = a.liveAt(id, positions.get(a.name()));
+        Option<SourceModel.Version> y = b.liveAt(id, positions.get(b.name()));
         Row row = target.get("j:" + id);
-        tally.rowsChecked++;
+        tally.check.checked();
         if (x.isPresent() && y.isPresent()) {
-          long v = x.get().v * 1000 + y.get().v;
-          long ts = Math.max(x.get().ts, y.get().ts);
+          long v = x.get().value() * 1000 + y.get().value();
+          long ts = Math.max(x.get().ts(), y.get().ts());
           if (row == null || row.getLong(4) != v || row.getLong(5) != ts) {
-            tally.problem("j:" + id + " at " + positions + " should be v=" + v + ", ts=" + ts + ", is " + row);
-            tally.losses++;
+            tally.check.lost("j:" + id + " at " + positions + " should be v=" + v + ", ts=" + ts + ", is " + row);
           }
         } else if (row != null) {
-          tally.problem("j:" + id + " joins nothing at " + positions + ", is " + row);
-          tally.unexpected++;
+          tally.check.unexpected("j:" + id + " joins nothing at " + positions + ", is " + row);
         }
       }
     }
@@ -329,31 +320,18 @@ class TestTableServiceSchedule {
       }
       tally.rounds++;
       Map<String, String> positions = positions();
-      Dataset<Row> target = SharedSpark.session().read().format("hudi").load(targetPath);
-      boolean hasNote = Arrays.asList(target.columns()).contains("note");
-      List<Row> rows = target.selectExpr("_hoodie_record_key", "rk", "src", "id", "v", "ts",
-          hasNote ? "note" : "CAST(NULL AS STRING) AS note").collectAsList();
-      Map<String, Row> byKey = new HashMap<>();
-      for (Row row : rows) {
-        if (byKey.put(row.getString(1), row) != null) {
-          tally.duplicates++;
-        }
-      }
-      for (Source source : sources) {
-        source.check(positions.get(source.name), byKey, tally);
-      }
+      Map<String, Row> byKey = SourceModel.checkTarget(targetPath, positions,
+          sources.stream().map(source -> source.model).collect(Collectors.toList()),
+          rk -> exactJoin && rk.startsWith("j:"), tally.check);
       if (exactJoin) {
         checkJoin(positions, byKey);
       }
-      Set<String> known = sources.stream().flatMap(source -> source.keys().stream()
-          .flatMap(id -> Stream.of(source.name + ":" + id, "j:" + id))).collect(Collectors.toSet());
-      tally.unexpected += byKey.keySet().stream().filter(rk -> !known.contains(rk)).count();
       tally.minHeadroom = Math.min(tally.minHeadroom, sources.stream()
           .mapToLong(source -> TargetGauges.value(targetPath, source.name + "_retention_headroom_commits"))
           .filter(headroom -> headroom >= 0).min().orElse(Long.MAX_VALUE));
-      LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, rows.size(), tally);
-      assertTrue(tally.losses == 0 && tally.duplicates == 0 && tally.unexpected == 0 && tally.aheadOfCheckpoint == 0,
-          "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): " + tally.problems);
+      LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, byKey.size(), tally);
+      assertTrue(tally.check.clean(), "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): "
+          + tally.check.problems());
     }
 
     /** The positions of the target's stored checkpoint, found as the Streamer finds it, across its table services. */
@@ -361,35 +339,13 @@ class TestTableServiceSchedule {
       String checkpoint = new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
           .newest(targetPath, StoredCheckpointReader.UNBOUNDED).checkpoint()
           .orElseThrow(() -> new AssertionError("the target stores no checkpoint"));
-      Map<String, String> positions = new TreeMap<>();
-      for (String entry : checkpoint.split(",")) {
-        String[] tableAndInstant = entry.split("=", 2);
-        positions.put(tableAndInstant[0], tableAndInstant[1]);
-      }
+      Map<String, String> positions = SourceModel.positionsOf(checkpoint);
       assertEquals(Set.of("a", "b"), positions.keySet(), "checkpoint tables: " + checkpoint);
       return positions;
     }
 
     private Map<String, Integer> targetServices() {
       return Services.performedOn(targetPath);
-    }
-  }
-
-  /** One version of a row, or its delete, as the model wrote it. */
-  private static final class Version {
-
-    private final String instant;
-    private final long v;
-    private final long ts;
-    private final String note;
-    private final boolean delete;
-
-    Version(String instant, long v, long ts, String note, boolean delete) {
-      this.instant = instant;
-      this.v = v;
-      this.ts = ts;
-      this.note = note;
-      this.delete = delete;
     }
   }
 
@@ -409,13 +365,13 @@ class TestTableServiceSchedule {
     private final int compactEvery;
     private final int clusterEvery;
     private final int commitsRetained;
-    private final Map<String, List<Version>> versions = new LinkedHashMap<>();
-    private final Set<String> deleted = new TreeSet<>();
+    private final SourceModel model;
     private boolean withNote;
     private int nextId;
 
     Source(String name, String path, Random random, boolean deletes, boolean exactJoin) {
       this.name = name;
+      this.model = new SourceModel(name);
       this.path = path;
       this.random = random;
       this.deletes = deletes;
@@ -439,7 +395,7 @@ class TestTableServiceSchedule {
     /** One data commit of upserts or (sometimes) deletes, with the inline services it may trigger. */
     void write(long ts, Tally tally) {
       Set<String> before = instants(path);
-      List<String> live = versions.keySet().stream().filter(id -> !deleted.contains(id)).collect(Collectors.toList());
+      List<String> live = model.liveKeys();
       boolean delete = deletes && live.size() > 2 && random.nextInt(4) == 0;
       Map<String, Row> rows = new LinkedHashMap<>();
       Map<String, Long> values = new HashMap<>();
@@ -466,16 +422,13 @@ class TestTableServiceSchedule {
       if (delete) {
         options.put("hoodie.datasource.write.operation", "delete");
       }
-      HudiTables.upsert(path, name, tableType, "id", withNote ? ROWS_WITH_NOTE : ROWS, options,
+      HudiTables.upsert(path, name, tableType, "id", withNote ? ROWS_WITH_NOTE : SourceModel.ROWS, options,
           rows.values().toArray(new Row[0]));
       String dataCommit = newInstants(before, tableType.equals("MERGE_ON_READ")
           ? HoodieTimeline.DELTA_COMMIT_ACTION : HoodieTimeline.COMMIT_ACTION);
       for (Map.Entry<String, Row> row : rows.entrySet()) {
-        versions.computeIfAbsent(row.getKey(), id -> new ArrayList<>()).add(new Version(dataCommit,
-            values.get(row.getKey()), ts, withNote ? row.getValue().getString(4) : null, delete));
-        if (delete) {
-          deleted.add(row.getKey());
-        }
+        model.record(dataCommit, row.getKey(), values.get(row.getKey()), ts,
+            withNote ? row.getValue().getString(4) : null, delete);
       }
       tally.sourceCommits++;
       tally.sourceDeletes += delete ? 1 : 0;
@@ -504,49 +457,6 @@ class TestTableServiceSchedule {
 
     String latestInstant() {
       return completed(path).lastInstant().get().getTimestamp();
-    }
-
-    Set<String> keys() {
-      return versions.keySet();
-    }
-
-    /** The key's version as of the position; empty if it had none or its last one then was a delete. */
-    Option<Version> liveAt(String id, String position) {
-      List<Version> upTo = versions.getOrDefault(id, List.of()).stream()
-          .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
-          .collect(Collectors.toList());
-      return upTo.isEmpty() || upTo.get(upTo.size() - 1).delete ? Option.empty() : Option.of(upTo.get(upTo.size() - 1));
-    }
-
-    /** The target's rows of this table against the model at the position. */
-    void check(String position, Map<String, Row> target, Tally tally) {
-      for (Map.Entry<String, List<Version>> key : versions.entrySet()) {
-        List<Version> upTo = key.getValue().stream()
-            .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
-            .collect(Collectors.toList());
-        Row row = target.get(name + ":" + key.getKey());
-        tally.rowsChecked++;
-        Option<Version> held = row == null ? Option.empty() : Option.fromJavaOptional(key.getValue().stream()
-            .filter(version -> !version.delete && version.ts == row.getLong(5)).findFirst());
-        if (row != null && (!held.isPresent() || held.get().v != row.getLong(4)
-            || !String.valueOf(held.get().note).equals(String.valueOf(row.getString(6))))) {
-          tally.problem("not a version " + name + " wrote: " + row);
-          tally.unexpected++;
-        } else if (held.isPresent() && !upTo.contains(held.get())) {
-          tally.problem("ahead of " + name + "'s position " + position + ": " + row);
-          tally.aheadOfCheckpoint++;
-        } else if (upTo.stream().noneMatch(version -> version.delete)) {
-          Version expected = upTo.isEmpty() ? null : upTo.get(upTo.size() - 1);
-          if (expected != null && (!held.isPresent() || held.get() != expected)) {
-            tally.problem(name + ":" + key.getKey() + " at " + position + " should be ts=" + expected.ts + ", is "
-                + row);
-            tally.losses++;
-          } else if (expected == null && row != null) {
-            tally.problem("ahead of " + name + "'s position " + position + ": " + row);
-            tally.aheadOfCheckpoint++;
-          }
-        }
-      }
     }
 
     private static HoodieTimeline completed(String path) {
@@ -600,21 +510,12 @@ class TestTableServiceSchedule {
     int concurrentCommits;
     final Map<String, Map<String, Integer>> sourceServicesSeen = new TreeMap<>();
     Map<String, Integer> targetServices = Map.of();
-    long rowsChecked;
-    long losses;
-    long duplicates;
-    long unexpected;
-    long aheadOfCheckpoint;
+    final SourceModel.ModelCheck check = new SourceModel.ModelCheck();
     long minHeadroom = Long.MAX_VALUE;
     long seconds;
-    final List<String> problems = new ArrayList<>();
 
     Tally(long seed) {
       this.seed = seed;
-    }
-
-    void problem(String problem) {
-      problems.add(problem);
     }
 
     int sourceServices() {
@@ -625,10 +526,9 @@ class TestTableServiceSchedule {
     @Override
     public String toString() {
       return String.format("seed=%d, rounds=%d, source commits=%d (delete commits %d, during a round %d), columns "
-              + "added=%d, source services=%s, target services=%s, rows checked=%d, losses=%d, duplicates=%d, "
-              + "unexpected=%d, ahead of checkpoint=%d, least retention headroom seen=%s, time=%d s", seed, rounds,
-          sourceCommits, sourceDeletes, concurrentCommits, columnsAdded, sourceServicesSeen, targetServices, rowsChecked,
-          losses, duplicates, unexpected, aheadOfCheckpoint, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
+              + "added=%d, source services=%s, target services=%s, %s, least retention headroom seen=%s, time=%d s",
+          seed, rounds, sourceCommits, sourceDeletes, concurrentCommits, columnsAdded, sourceServicesSeen,
+          targetServices, check, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
     }
   }
 }

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -82,6 +83,14 @@ public final class SourceModel {
     return versions.keySet();
   }
 
+  /** The key's version as of the position; empty if it had none then, or its last one was a delete. */
+  public Option<Version> liveAt(String id, String position) {
+    List<Version> upTo = versions.getOrDefault(id, List.of()).stream()
+        .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
+        .collect(Collectors.toList());
+    return upTo.isEmpty() || upTo.get(upTo.size() - 1).delete ? Option.empty() : Option.of(upTo.get(upTo.size() - 1));
+  }
+
   /** The keys written and not deleted, in the order first written. */
   public List<String> liveKeys() {
     return versions.keySet().stream().filter(id -> !deleted.contains(id)).collect(Collectors.toList());
@@ -112,6 +121,19 @@ public final class SourceModel {
    */
   public static int checkTarget(String targetPath, Map<String, String> positions, List<SourceModel> sources,
                                 ModelCheck into) {
+    return checkTarget(targetPath, positions, sources, key -> false, into).size();
+  }
+
+  /**
+   * As {@link #checkTarget(String, Map, List, ModelCheck)}, for a target that also holds rows the caller checks.
+   *
+   * @param checkedByCaller the keys (rk) of the rows that are not one source's rows, which the caller checks
+   * @return the target's rows by key, with the columns this check selects (rk, src, id, v, ts, note after the record
+   *     key)
+   */
+  public static Map<String, Row> checkTarget(String targetPath, Map<String, String> positions,
+                                             List<SourceModel> sources, Predicate<String> checkedByCaller,
+                                             ModelCheck into) {
     Dataset<Row> target = SharedSpark.session().read().format("hudi").load(targetPath);
     boolean hasNote = Arrays.asList(target.columns()).contains("note");
     List<Row> rows = target.selectExpr("_hoodie_record_key", "rk", "src", "id", "v", "ts",
@@ -127,9 +149,9 @@ public final class SourceModel {
     }
     Set<String> known = sources.stream().flatMap(source -> source.keys().stream().map(id -> source.name + ":" + id))
         .collect(Collectors.toSet());
-    byKey.values().stream().filter(row -> !known.contains(row.getString(1)))
+    byKey.values().stream().filter(row -> !known.contains(row.getString(1)) && !checkedByCaller.test(row.getString(1)))
         .forEach(row -> into.unexpected("a key no source wrote: " + row));
-    return rows.size();
+    return byKey;
   }
 
   /** The target's rows of this table (keyed by rk, columns as {@link #checkTarget} selects) against the model. */
@@ -159,7 +181,7 @@ public final class SourceModel {
   }
 
   /** One version of a row, or its delete, as the model wrote it. */
-  private static final class Version {
+  public static final class Version {
 
     private final String instant;
     private final long v;
@@ -174,6 +196,14 @@ public final class SourceModel {
       this.note = note;
       this.delete = delete;
     }
+
+    public long value() {
+      return v;
+    }
+
+    public long ts() {
+      return ts;
+    }
   }
 
   /** What checks found, added up over checks: rows checked, and each kind of problem with its descriptions. */
@@ -186,11 +216,11 @@ public final class SourceModel {
     private long aheadOfCheckpoint;
     private final List<String> problems = new ArrayList<>();
 
-    void checked() {
+    public void checked() {
       rowsChecked++;
     }
 
-    void lost(String problem) {
+    public void lost(String problem) {
       losses++;
       problems.add(problem);
     }
@@ -200,7 +230,7 @@ public final class SourceModel {
       problems.add("duplicate: " + row);
     }
 
-    void unexpected(String problem) {
+    public void unexpected(String problem) {
       unexpected++;
       problems.add(problem);
     }
@@ -220,6 +250,14 @@ public final class SourceModel {
 
     public long duplicates() {
       return duplicates;
+    }
+
+    public long unexpected() {
+      return unexpected;
+    }
+
+    public long aheadOfCheckpoint() {
+      return aheadOfCheckpoint;
     }
 
     /** Whether no check found any problem. */
