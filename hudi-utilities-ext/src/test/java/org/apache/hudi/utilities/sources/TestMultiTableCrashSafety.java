@@ -553,7 +553,8 @@ class TestMultiTableCrashSafety {
 
     /**
      * The checkpoint a completed batch commits after the given one: per table, the num_instants-th commit (users'
-     * compactions count) after its position (from the first commit without one), or its last if fewer follow.
+     * compactions count) after its position, or its last if fewer follow; without a position its last (a table
+     * without a checkpoint is read up to its latest commit, as the stock source's READ_UPTO_LATEST_COMMIT does).
      */
     String checkpointAfterBatch(Option<String> previous) {
       Map<String, String> positions = previous.map(TestMultiTableCrashSafety::positions).orElse(Map.of());
@@ -564,7 +565,10 @@ class TestMultiTableCrashSafety {
     private String windowEnd(String path, String position, int numInstants) {
       List<String> after = HudiTables.completedCommitInstants(path).stream()
           .filter(instant -> position == null || instant.compareTo(position) > 0).collect(Collectors.toList());
-      return after.isEmpty() ? position : after.get(Math.min(numInstants, after.size()) - 1);
+      if (after.isEmpty()) {
+        return position;
+      }
+      return after.get(position == null ? after.size() - 1 : Math.min(numInstants, after.size()) - 1);
     }
 
     String instantOfVersion(String table, long ts) {
