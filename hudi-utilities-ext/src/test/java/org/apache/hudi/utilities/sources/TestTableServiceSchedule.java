@@ -93,8 +93,9 @@ class TestTableServiceSchedule {
   private static final int DEFAULT_STEPS = 5;
   /**
    * The quick default's seed: a MERGE_ON_READ target; partitioned sources, a MERGE_ON_READ one compacted at every
-   * commit, a COPY_ON_WRITE one clustered every second commit and read two commits a batch, both cleaned and archived;
-   * a column added at step 3; deletes; the delete-aware exact join; a source commit landing during each round.
+   * commit, a COPY_ON_WRITE one clustered every second commit and read two commits a batch; a column added at step 3;
+   * deletes; the delete-aware exact join; a source commit landing during each round. Its sources are cleaned and
+   * archived from about 8 steps on ({@code -Dschedule.steps=8}); the quick 5 steps stop before.
    */
   private static final long QUICK_SEED = 1172;
   /** Extra rounds run while a source is more commits than this behind, so its cleaner never passes the position. */
