@@ -158,9 +158,11 @@ public final class HudiTables {
 
   /** The newest completed instant of an action: a write's data commit, not a compaction or clustering it triggered. */
   public static String lastCompleted(String path, String action) {
-    return metaClient(path).getCommitsTimeline().filterCompletedInstants().getInstantsAsStream()
-        .filter(instant -> instant.getAction().equals(action)).reduce((first, second) -> second)
-        .map(HoodieInstant::getTimestamp).orElseThrow(() -> new IllegalStateException("no " + action + " in " + path));
+    List<String> instants = completedInstants(path, action);
+    if (instants.isEmpty()) {
+      throw new IllegalStateException("no " + action + " in " + path);
+    }
+    return instants.get(instants.size() - 1);
   }
 
   public static int completedCommits(String path) {
