@@ -126,10 +126,22 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "<PREV:u>) it is joined with: where the SQL file joins the two directly on equal columns and the snapshot "
           + "side cannot produce rows of its own (inner join, or the right side of LEFT/SEMI/ANTI joins), the snapshot "
           + "is read with 'column IN (the delta's keys)', which the source table's column stats (data skipping) and "
-          + "Parquet statistics use to skip files and row groups. A delta with more distinct keys reads the snapshot "
-          + "in full. 0 turns the pushdown off; at most " + SNAPSHOT_PUSHDOWN_KEYS_LIMIT + ", because Hudi 0.14's data "
-          + "skipping turns 'IN (keys)' into a chain of ORs one key deep each, which Spark's analyzer walks recursively "
+          + "Parquet statistics use to skip files and row groups. A delta with more distinct keys restricts the "
+          + "snapshot to the range of its keys instead (snapshot.pushdown.key.range). 0 turns the pushdown off; at "
+          + "most " + SNAPSHOT_PUSHDOWN_KEYS_LIMIT + ", because Hudi 0.14's data skipping turns 'IN (keys)' into a chain of ORs one key deep each, which Spark's analyzer walks recursively "
           + "(a thousand keys overflow the driver thread's stack). Results do not depend on it.");
+
+  public static final ConfigProperty<Boolean> SNAPSHOT_PUSHDOWN_KEY_RANGE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.key.range")
+      .defaultValue(true)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.key.range")
+      .markAdvanced()
+      .withDocumentation("Where a delta has more distinct join keys than snapshot.pushdown.max.keys: true reads the "
+          + "snapshot joined with it with 'column >= the least key AND column <= the greatest key', which column stats "
+          + "and Parquet statistics use to skip the files and row groups whose key range misses it (it skips only "
+          + "where the source table is laid out by the join key and the delta's keys are clustered); false reads that "
+          + "snapshot in full. Finding the range reads such a delta once more. No effect when "
+          + "snapshot.pushdown.max.keys is 0. Results do not depend on it.");
 
   public static final ConfigProperty<String> ALIGNMENT = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment")

@@ -38,6 +38,7 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.READ_
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_FAIL_FAST;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETENTION_WARN_HEADROOM_COMMITS;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEYS_LIMIT;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEY_RANGE;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_MAX_KEYS;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
@@ -55,10 +56,12 @@ public final class MultiTableReadConf {
   private final int retentionWarnHeadroomCommits;
   private final boolean retentionFailFast;
   private final int snapshotPushdownMaxKeys;
+  private final boolean snapshotPushdownKeyRange;
 
   private MultiTableReadConf(List<SourceTable> tables, int readParallelism, AlignmentMode alignment,
                              Duration alignmentIdleTimeout, MultiTableCheckpointManager checkpoints,
-                             int retentionWarnHeadroomCommits, boolean retentionFailFast, int snapshotPushdownMaxKeys) {
+                             int retentionWarnHeadroomCommits, boolean retentionFailFast, int snapshotPushdownMaxKeys,
+                             boolean snapshotPushdownKeyRange) {
     this.tables = Collections.unmodifiableList(tables);
     this.readParallelism = readParallelism;
     this.alignment = alignment;
@@ -67,6 +70,7 @@ public final class MultiTableReadConf {
     this.retentionWarnHeadroomCommits = retentionWarnHeadroomCommits;
     this.retentionFailFast = retentionFailFast;
     this.snapshotPushdownMaxKeys = snapshotPushdownMaxKeys;
+    this.snapshotPushdownKeyRange = snapshotPushdownKeyRange;
   }
 
   /**
@@ -97,7 +101,8 @@ public final class MultiTableReadConf {
         + "a delta with more keys reads the snapshot in full)", SNAPSHOT_PUSHDOWN_MAX_KEYS.key(), pushdownMaxKeys,
         SNAPSHOT_PUSHDOWN_KEYS_LIMIT, SNAPSHOT_PUSHDOWN_KEYS_LIMIT));
     return new MultiTableReadConf(tables, parallelism, alignment, Duration.ofMillis(idleTimeoutMs), checkpoints,
-        warnHeadroom, ConfigValues.booleanValue(props, RETENTION_FAIL_FAST, guard), (int) pushdownMaxKeys);
+        warnHeadroom, ConfigValues.booleanValue(props, RETENTION_FAIL_FAST, guard), (int) pushdownMaxKeys,
+        ConfigValues.booleanValue(props, SNAPSHOT_PUSHDOWN_KEY_RANGE, "push delta key ranges into snapshot reads"));
   }
 
   /** The tables, in declaration order. */
@@ -150,6 +155,11 @@ public final class MultiTableReadConf {
   /** Most distinct delta keys pushed into a snapshot read joined with the delta; 0 for no pushdown. */
   public int snapshotPushdownMaxKeys() {
     return snapshotPushdownMaxKeys;
+  }
+
+  /** Whether a delta with more than {@link #snapshotPushdownMaxKeys()} keys restricts snapshot reads to their range. */
+  public boolean snapshotPushdownKeyRange() {
+    return snapshotPushdownKeyRange;
   }
 
   private static List<String> names(List<SourceTable> tables) {

@@ -191,7 +191,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
 
   /**
    * The dataset of each snapshot view: the snapshot restricted to the keys of the delta it is joined with where
-   * {@link DeltaKeyJoins} finds such a join and the delta has few keys, the whole snapshot otherwise.
+   * {@link DeltaKeyJoins} finds such a join (to their range if the delta has many), the whole snapshot otherwise. Every
+   * placeholder occurrence has a view of its own, so a table whose snapshot the SQL references several times, each
+   * joined with another delta field, has each read restricted by its own join.
    */
   private static Map<String, Dataset<Row>> snapshotInputs(SparkSession spark, List<String> boundStatements,
                                                           Map<String, Reference> snapshotViews,
@@ -202,8 +204,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     if (snapshotViews.isEmpty()) {
       return snapshots;
     }
-    SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(spark,
-        MultiTableReadConf.from(properties).snapshotPushdownMaxKeys());
+    MultiTableReadConf conf = MultiTableReadConf.from(properties);
+    SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(spark, conf.snapshotPushdownMaxKeys(),
+        conf.snapshotPushdownKeyRange());
     Map<String, KeyJoin> keyJoins = new HashMap<>();
     for (String statement : boundStatements) {
       DeltaKeyJoins.in(spark, statement, snapshotViews.keySet(), deltaViews.keySet())

@@ -46,7 +46,9 @@ import scala.collection.JavaConverters;
 
 /**
  * The joins of a SQL statement where a snapshot view may be read with only the keys of a delta view: the two are the
- * direct inputs of one join, joined on an equality of one column of each (among the ANDed conditions), and the
+ * direct inputs of one join, joined on an equality of a column of the snapshot and a column or nested field of the delta
+ * ({@code s.user_id = u.user_id}, or {@code s.user_id = u.after.user_id} on a CDC delta's image; among the ANDed
+ * conditions), and the
  * snapshot side cannot produce rows without a match (an inner join, or the right side of a LEFT, LEFT SEMI or LEFT ANTI
  * join, the left side of a RIGHT join). There, snapshot rows whose key is not among the delta's keys never reach the
  * result, so dropping them before the join changes nothing.
@@ -60,18 +62,18 @@ public final class DeltaKeyJoins {
   private DeltaKeyJoins() {
   }
 
-  /** A snapshot view joined with a delta view on {@code snapshotColumn = deltaColumn}. */
+  /** A snapshot view joined with a delta view on {@code snapshotColumn = deltaField}. */
   public static final class KeyJoin {
     private final String snapshotView;
     private final String snapshotColumn;
     private final String deltaView;
-    private final String deltaColumn;
+    private final List<String> deltaField;
 
-    KeyJoin(String snapshotView, String snapshotColumn, String deltaView, String deltaColumn) {
+    KeyJoin(String snapshotView, String snapshotColumn, String deltaView, List<String> deltaField) {
       this.snapshotView = snapshotView;
       this.snapshotColumn = snapshotColumn;
       this.deltaView = deltaView;
-      this.deltaColumn = deltaColumn;
+      this.deltaField = Collections.unmodifiableList(new ArrayList<>(deltaField));
     }
 
     public String snapshotView() {
@@ -86,18 +88,20 @@ public final class DeltaKeyJoins {
       return deltaView;
     }
 
-    public String deltaColumn() {
-      return deltaColumn;
+    /** The delta's join key as written in the SQL: a column, or a column and the names of nested fields in it. */
+    public List<String> deltaField() {
+      return deltaField;
     }
 
     @Override
     public String toString() {
-      return snapshotView + "." + snapshotColumn + " = " + deltaView + "." + deltaColumn;
+      return snapshotView + "." + snapshotColumn + " = " + deltaView + "." + String.join(".", deltaField);
     }
   }
 
   /**
-   * @param snapshotViews the views that may be restricted, each referenced at most once in {@code sql}
+   * @param snapshotViews the views that may be restricted, each referenced at most once in {@code sql} (the transformer
+   *                      binds every placeholder occurrence to a view of its own)
    * @param deltaViews    the views whose keys may restrict them
    * @return the key joins of {@code sql} between those views, at most one per snapshot view; none if Spark cannot
    *     parse it (running it then reports why)
@@ -146,14 +150,15 @@ public final class DeltaKeyJoins {
     for (Expression conjunct : conjuncts(condition)) {
       if (conjunct instanceof EqualTo) {
         EqualTo equal = (EqualTo) conjunct;
-        Option<String> snapshotColumn = column(equal.left(), snapshot.get());
-        Option<String> deltaColumn = column(equal.right(), delta.get());
-        if (!snapshotColumn.isPresent() || !deltaColumn.isPresent()) {
-          snapshotColumn = column(equal.right(), snapshot.get());
-          deltaColumn = column(equal.left(), delta.get());
+        Option<List<String>> snapshotColumn = field(equal.left(), snapshot.get(), 1);
+        Option<List<String>> deltaField = field(equal.right(), delta.get(), 2);
+        if (!snapshotColumn.isPresent() || !deltaField.isPresent()) {
+          snapshotColumn = field(equal.right(), snapshot.get(), 1);
+          deltaField = field(equal.left(), delta.get(), 2);
         }
-        if (snapshotColumn.isPresent() && deltaColumn.isPresent()) {
-          return Option.of(new KeyJoin(snapshot.get().view, snapshotColumn.get(), delta.get().view, deltaColumn.get()));
+        if (snapshotColumn.isPresent() && deltaField.isPresent()) {
+          return Option.of(new KeyJoin(snapshot.get().view, snapshotColumn.get().get(0), delta.get().view,
+              deltaField.get()));
         }
       }
     }
@@ -169,14 +174,19 @@ public final class DeltaKeyJoins {
     return Collections.singletonList(condition);
   }
 
-  /** The column of {@code input} that {@code expression} names with the input's qualifier; empty for anything else. */
-  private static Option<String> column(Expression expression, Input input) {
+  /**
+   * The column of {@code input}, with at most {@code maxDepth - 1} nested field names after it, that {@code expression}
+   * names with the input's qualifier; empty for anything else. Spark resolves {@code u.after.user_id} as field
+   * {@code user_id} of column {@code after} of {@code u} when {@code u} is the qualifier of an input.
+   */
+  private static Option<List<String>> field(Expression expression, Input input, int maxDepth) {
     if (!(expression instanceof UnresolvedAttribute)) {
       return Option.empty();
     }
     List<String> parts = JavaConverters.seqAsJavaList(((UnresolvedAttribute) expression).nameParts());
-    return parts.size() == 2 && parts.get(0).toLowerCase(Locale.ROOT).equals(input.qualifier)
-        ? Option.of(parts.get(1)) : Option.empty();
+    return parts.size() >= 2 && parts.size() <= maxDepth + 1
+        && parts.get(0).toLowerCase(Locale.ROOT).equals(input.qualifier)
+        ? Option.of(parts.subList(1, parts.size())) : Option.empty();
   }
 
   /** A join input that is one of {@code views}, directly or under an alias. */

@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.transform.sql;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,16 +35,23 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
 
 /**
  * Restricts a snapshot read to the keys of the delta it is joined with (see {@link DeltaKeyJoins}): the delta's
- * distinct non-null keys, when there are at most {@code maxKeys}, become {@code column IN (keys)} on the snapshot, a
- * filter that Spark pushes into the scan, where Hudi's data skipping (column stats) prunes files and Parquet's
- * statistics prune row groups. The keys of a delta column are collected once per batch.
+ * distinct non-null keys, when there are at most {@code maxKeys}, become {@code column IN (keys)} on the snapshot; a
+ * delta with more keys gives {@code column >= min AND column <= max} of its keys instead (the key range). Spark pushes
+ * either into the scan, where Hudi's data skipping (column stats) prunes files and Parquet's statistics prune row
+ * groups, and still evaluates it on every row read. The keys of a delta column are collected once per batch.
+ *
+ * <p>Exact: a snapshot row the join matches has a key equal to one of the delta's non-null keys (null keys match
+ * nothing), so it is in the list, and, for types that order and compare as the join does, in the range.
  */
 public final class SnapshotKeyFilter {
 
@@ -50,59 +59,84 @@ public final class SnapshotKeyFilter {
 
   private final SparkSession spark;
   private final int maxKeys;
-  /** Per delta view and column: its distinct keys, or empty when there are more than maxKeys. */
-  private final Map<String, Option<List<Object>>> keysByDeltaColumn = new HashMap<>();
+  private final boolean keyRange;
+  /** Per delta view and field: its keys, or their range when there are more than maxKeys. */
+  private final Map<String, DeltaKeys> keysByDeltaField = new HashMap<>();
 
   /**
-   * @param maxKeys most distinct delta keys pushed into one snapshot read; 0 for none
+   * @param maxKeys  most distinct delta keys pushed into one snapshot read; 0 for no pushdown at all
+   * @param keyRange whether a delta with more keys pushes their range
    */
-  public SnapshotKeyFilter(SparkSession spark, int maxKeys) {
+  public SnapshotKeyFilter(SparkSession spark, int maxKeys, boolean keyRange) {
     this.spark = spark;
     this.maxKeys = maxKeys;
+    this.keyRange = keyRange;
   }
 
   /**
-   * @return the snapshot rows whose key is among the delta's keys (no rows if the delta has none); empty, for the
-   *     whole snapshot, when the delta has more than {@code maxKeys} keys, or when the two columns are not of one type
-   *     that filters compare as the join does
+   * @return the snapshot rows whose key is among the delta's keys (no rows if the delta has none), or within their
+   *     range when the delta has more than {@code maxKeys} keys; empty, for the whole snapshot, when the pushdown is
+   *     off, when the delta has more keys and the range is off, or when the two columns are not of one type that
+   *     filters compare as the join does
    */
   public Option<Dataset<Row>> restrict(Dataset<Row> snapshot, DeltaKeyJoins.KeyJoin join, Dataset<Row> delta) {
     if (maxKeys == 0) {
       return Option.empty();
     }
-    Option<StructField> snapshotField = field(snapshot, join.snapshotColumn());
-    Option<StructField> deltaField = field(delta, join.deltaColumn());
+    Option<StructField> snapshotField = field(snapshot.schema(), Collections.singletonList(join.snapshotColumn()));
+    Option<StructField> deltaField = field(delta.schema(), join.deltaField());
     if (!snapshotField.isPresent() || !deltaField.isPresent()
         || !snapshotField.get().dataType().equals(deltaField.get().dataType())
         || !comparesExactly(snapshotField.get().dataType())) {
       LOG.info("Reading snapshot of {} in full: no key pushdown for columns {} and {}", join, snapshotField, deltaField);
       return Option.empty();
     }
-    Option<List<Object>> keys = keysByDeltaColumn.computeIfAbsent(join.deltaView() + "." + deltaField.get().name(),
-        column -> distinctKeys(delta, deltaField.get().name()));
-    if (!keys.isPresent()) {
+    List<String> deltaPath = resolvedPath(delta.schema(), join.deltaField());
+    DeltaKeys keys = keysByDeltaField.computeIfAbsent(join.deltaView() + "." + String.join(".", deltaPath),
+        field -> deltaKeys(delta, quoted(deltaPath)));
+    Column snapshotKey = quoted(Collections.singletonList(snapshotField.get().name()));
+    if (keys.values.isPresent()) {
+      LOG.info("Reading snapshot of {} for the delta's {} distinct keys", join, keys.values.get().size());
+      if (keys.values.get().isEmpty()) {
+        // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
+        return Option.of(spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
+            snapshot.schema()));
+      }
+      return Option.of(snapshot.filter(snapshotKey.isin(keys.values.get().toArray())));
+    }
+    if (!keyRange) {
       LOG.info("Reading snapshot of {} in full: the delta has more than {} distinct keys", join, maxKeys);
       return Option.empty();
     }
-    LOG.info("Reading snapshot of {} for the delta's {} distinct keys", join, keys.get().size());
-    if (keys.get().isEmpty()) {
-      // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
-      return Option.of(spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-          snapshot.schema()));
-    }
-    return Option.of(snapshot.filter(quoted(snapshotField.get().name()).isin(keys.get().toArray())));
-  }
-
-  private Option<List<Object>> distinctKeys(Dataset<Row> delta, String column) {
-    List<Row> rows = delta.select(quoted(column)).where(quoted(column).isNotNull()).distinct().limit(maxKeys + 1)
-        .collectAsList();
-    return rows.size() > maxKeys ? Option.empty()
-        : Option.of(rows.stream().map(row -> row.get(0)).collect(Collectors.toList()));
+    LOG.info("Reading snapshot of {} for the range of the delta's more than {} distinct keys: {} to {}", join, maxKeys,
+        keys.min, keys.max);
+    return Option.of(snapshot.filter(snapshotKey.between(keys.min, keys.max)));
   }
 
   /**
-   * Types whose IN comparison matches the join's equality value for value. Floating point is left out: a join
-   * normalizes -0.0 and NaN, a pushed-down filter compares Parquet statistics.
+   * One pass over the delta for at most maxKeys + 1 distinct keys; only a delta with more keys is read once more, for
+   * their range, and only if the range is pushed.
+   */
+  private DeltaKeys deltaKeys(Dataset<Row> delta, Column key) {
+    long start = System.nanoTime();
+    List<Row> rows = delta.select(key).where(key.isNotNull()).distinct().limit(maxKeys + 1).collectAsList();
+    DeltaKeys keys;
+    if (rows.size() <= maxKeys) {
+      keys = new DeltaKeys(Option.of(rows.stream().map(row -> row.get(0)).collect(Collectors.toList())), null, null);
+    } else if (keyRange) {
+      Row range = delta.agg(min(key), max(key)).first();
+      keys = new DeltaKeys(Option.empty(), range.get(0), range.get(1));
+    } else {
+      keys = new DeltaKeys(Option.empty(), null, null);
+    }
+    LOG.info("Collected the keys of delta column {} in {} ms", key, (System.nanoTime() - start) / 1_000_000);
+    return keys;
+  }
+
+  /**
+   * Types whose IN comparison matches the join's equality value for value, and whose order is the one their column
+   * stats and Parquet statistics keep. Floating point is left out: a join normalizes -0.0 and NaN, a pushed-down filter
+   * compares Parquet statistics.
    */
   private static boolean comparesExactly(DataType type) {
     return type.equals(DataTypes.StringType) || type.equals(DataTypes.IntegerType) || type.equals(DataTypes.LongType)
@@ -110,16 +144,48 @@ public final class SnapshotKeyFilter {
         || type.equals(DataTypes.DateType) || type.equals(DataTypes.TimestampType);
   }
 
-  private static Option<StructField> field(Dataset<Row> dataset, String column) {
-    for (StructField field : dataset.schema().fields()) {
-      if (field.name().toLowerCase(Locale.ROOT).equals(column.toLowerCase(Locale.ROOT))) {
-        return Option.of(field);
+  /** The field at {@code path} (a column, then nested field names), matched without regard to case as Spark does. */
+  private static Option<StructField> field(StructType schema, List<String> path) {
+    for (StructField field : schema.fields()) {
+      if (field.name().toLowerCase(Locale.ROOT).equals(path.get(0).toLowerCase(Locale.ROOT))) {
+        if (path.size() == 1) {
+          return Option.of(field);
+        }
+        return field.dataType() instanceof StructType
+            ? field((StructType) field.dataType(), path.subList(1, path.size())) : Option.empty();
       }
     }
     return Option.empty();
   }
 
-  private static Column quoted(String column) {
-    return col("`" + column.replace("`", "``") + "`");
+  /** The names of the fields at {@code path} as the schema spells them; the path must resolve. */
+  private static List<String> resolvedPath(StructType schema, List<String> path) {
+    List<String> names = new ArrayList<>();
+    StructType level = schema;
+    for (String name : path) {
+      StructField field = field(level, Collections.singletonList(name)).get();
+      names.add(field.name());
+      if (field.dataType() instanceof StructType) {
+        level = (StructType) field.dataType();
+      }
+    }
+    return names;
+  }
+
+  private static Column quoted(List<String> path) {
+    return col(path.stream().map(name -> "`" + name.replace("`", "``") + "`").collect(Collectors.joining(".")));
+  }
+
+  /** A delta field's distinct non-null keys, or, when there are more than maxKeys, their range (null if not taken). */
+  private static final class DeltaKeys {
+    private final Option<List<Object>> values;
+    private final Object min;
+    private final Object max;
+
+    private DeltaKeys(Option<List<Object>> values, Object min, Object max) {
+      this.values = values;
+      this.min = min;
+      this.max = max;
+    }
   }
 }
