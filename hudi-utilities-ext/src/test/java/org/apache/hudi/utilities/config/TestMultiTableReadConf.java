@@ -66,6 +66,7 @@ class TestMultiTableReadConf {
     assertEquals(AlignmentMode.NONE, conf.alignment());
     assertEquals(Duration.ofMinutes(10), conf.alignmentIdleTimeout());
     assertEquals(100, conf.snapshotPushdownMaxKeys());
+    assertTrue(conf.snapshotPushdownKeyRange());
     assertEquals("db.users=2,orders=1,@order=orders|db.users",
         conf.checkpoints().format(conf.checkpoints().parse("orders=1,db.users=2")),
         "tables declared out of name order are recorded with their order");
@@ -146,6 +147,18 @@ class TestMultiTableReadConf {
     assertTrue(failure(key, "201").startsWith("Cannot push delta keys into snapshot reads: " + key + "=201 is above "
         + "200"), failure(key, "201"));
     assertTrue(failure(key, "-1").contains(key + "=-1 is not a whole number of at least 0"), failure(key, "-1"));
+  }
+
+  @Test
+  void snapshotPushdownKeyRangeCanBeTurnedOffUnderEitherPrefix() {
+    for (String prefix : List.of("hoodie.streamer.", "hoodie.deltastreamer.")) {
+      TypedProperties props = twoTables();
+      props.setProperty(prefix + "source.multi.hudi.snapshot.pushdown.key.range", "false");
+      assertFalse(MultiTableReadConf.from(props).snapshotPushdownKeyRange(), prefix);
+    }
+    assertEquals("Cannot push delta key ranges into snapshot reads: "
+        + "hoodie.streamer.source.multi.hudi.snapshot.pushdown.key.range=on is neither true nor false",
+        failure("hoodie.streamer.source.multi.hudi.snapshot.pushdown.key.range", "on"));
   }
 
   @Test

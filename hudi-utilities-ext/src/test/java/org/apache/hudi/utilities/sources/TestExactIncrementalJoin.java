@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.StreamerJob;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
@@ -148,13 +150,31 @@ class TestExactIncrementalJoin {
       + "SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, true\n"
       + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.before.user_id WHERE u.op = 'd'";
 
-  @Test
-  void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin() throws Exception {
+  /**
+   * 0: snapshots read in full; 1: restricted to the range of the delta's keys where a delta has more than one; 100:
+   * restricted to the delta's keys. Each of the three snapshot reads is restricted by its own join on an image field.
+   */
+  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
+  @ValueSource(strings = {"0", "1", "100"})
+  void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin(String pushdownMaxKeys) throws Exception {
     tables = tables.withChangeData();
     job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
         .property("hoodie.streamer.source.hudi.users.incr.format", "cdc")
+        .property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
         .sql(CDC_DELETE_AWARE_JOIN_SQL);
-    roundsWithUpdatesDeletesAndKeyMoves();
+    String logs;
+    try (CapturedLogs captured = new CapturedLogs()) {
+      roundsWithUpdatesDeletesAndKeyMoves();
+      logs = captured.text();
+    }
+    // Views are named ..._<table index> for a delta, ..._SNAP_<table index>_<occurrence>; orders is 0, users 1.
+    List<String> imageJoins = List.of("_SNAP_1_\\d+\\.user_id = \\S+_0\\.after\\.user_id",
+        "_SNAP_0_\\d+\\.user_id = \\S+_1\\.after\\.user_id", "_SNAP_0_\\d+\\.user_id = \\S+_1\\.before\\.user_id");
+    for (String join : imageJoins) {
+      Pattern restricted = Pattern.compile("Reading snapshot of \\S+" + join + " for the (delta's \\d+|range)");
+      assertEquals(!pushdownMaxKeys.equals("0"), restricted.matcher(logs).find(), join + " restricted");
+    }
+    assertEquals(pushdownMaxKeys.equals("1"), logs.contains("for the range of the delta's more than 1 distinct keys"));
   }
 
   /**

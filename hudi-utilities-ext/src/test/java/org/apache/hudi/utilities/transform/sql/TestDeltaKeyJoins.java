@@ -45,6 +45,25 @@ class TestDeltaKeyJoins {
   }
 
   @Test
+  void theCdcRecipesJoinsOnImageFieldsRestrictEachSnapshotOccurrenceByItsOwnField() {
+    // As the transformer binds it: every placeholder occurrence is a view of its own.
+    Set<String> snapshots = Set.of("snap_users_0", "snap_orders_1", "snap_orders_2");
+    assertEquals(List.of("snap_users_0.user_id = src_orders.after.user_id",
+            "snap_orders_1.user_id = src_users.after.USER_ID", "snap_orders_2.user_id = src_users.before.user_id"),
+        keyJoins("SELECT o.after.order_id FROM src_orders o LEFT JOIN snap_users_0 u ON o.after.user_id = u.user_id "
+            + "WHERE o.op <> 'd' UNION ALL SELECT s.order_id FROM snap_orders_1 s JOIN src_users u "
+            + "ON s.user_id = U.after.USER_ID WHERE u.op <> 'd' UNION ALL SELECT s.order_id FROM snap_orders_2 s "
+            + "JOIN src_users u ON u.before.user_id = s.user_id WHERE u.op = 'd'", snapshots));
+  }
+
+  @Test
+  void onlyTheDeltaSideMayBeANestedFieldAndOnlyOneLevelDeep() {
+    assertEquals(List.of(), keyJoins("SELECT * FROM src_users u JOIN snap_orders s ON s.address.user_id = u.user_id"));
+    assertEquals(List.of(), keyJoins("SELECT * FROM src_users u JOIN snap_orders s ON s.user_id = u.after.id.value"));
+    assertEquals(List.of(), keyJoins("SELECT * FROM src_users u JOIN snap_orders s ON s.user_id = after.user_id"));
+  }
+
+  @Test
   void theSnapshotSideOfLeftSemiAntiAndOuterJoinsIsRestrictedOnlyWhereItCannotAddRows() {
     assertEquals(List.of("snap_users.user_id = src_orders.user_id"),
         keyJoins("SELECT * FROM src_orders o LEFT ANTI JOIN snap_users u ON o.user_id = u.user_id AND u.ts > 0"));
@@ -68,7 +87,11 @@ class TestDeltaKeyJoins {
   }
 
   private static List<String> keyJoins(String sql) {
-    return DeltaKeyJoins.in(SharedSpark.session(), sql, SNAPSHOTS, DELTAS).stream().map(Object::toString)
+    return keyJoins(sql, SNAPSHOTS);
+  }
+
+  private static List<String> keyJoins(String sql, Set<String> snapshots) {
+    return DeltaKeyJoins.in(SharedSpark.session(), sql, snapshots, DELTAS).stream().map(Object::toString)
         .collect(Collectors.toList());
   }
 }

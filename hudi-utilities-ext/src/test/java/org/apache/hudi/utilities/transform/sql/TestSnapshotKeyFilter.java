@@ -1,0 +1,160 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform.sql;
+
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.hudi014.TableSnapshot;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import scala.collection.JavaConverters;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * Snapshot reads restricted by a delta's keys skip the files of a table laid out by the key: with the key list, and,
+ * for a delta with more keys than the list may hold, with their range; the join is the same as over the whole snapshot.
+ */
+class TestSnapshotKeyFilter {
+
+  /** A CDC-shaped delta of users: the key is a field of the after image. */
+  private static final StructType DELTA = new StructType().add("op", DataTypes.StringType)
+      .add("after", HudiTables.USERS);
+  private static final DeltaKeyJoins.KeyJoin JOIN =
+      new DeltaKeyJoins.KeyJoin("snap_users", "USER_ID", "src_users", List.of("After", "user_id"));
+  private static final int FILES = 5;
+  private static final int USERS_PER_FILE = 20;
+
+  @TempDir
+  static Path dir;
+
+  private static Dataset<Row> snapshot;
+
+  /** Users u000 to u099 in 5 files of 20 consecutive keys each (one commit each), with column stats. */
+  @BeforeAll
+  static void usersInFilesByKeyRange() {
+    String path = dir.resolve("users").toString();
+    String instant = null;
+    for (int file = 0; file < FILES; file++) {
+      Row[] rows = IntStream.range(file * USERS_PER_FILE, (file + 1) * USERS_PER_FILE)
+          .mapToObj(id -> user(key(id), "name" + id, 1L)).toArray(Row[]::new);
+      instant = HudiTables.upsert(path, "users", "COPY_ON_WRITE", "user_id", HudiTables.USERS,
+          Map.of("hoodie.metadata.enable", "true", "hoodie.metadata.index.column.stats.enable", "true",
+              "hoodie.parquet.small.file.limit", "0"), rows);
+    }
+    SparkSession spark = SharedSpark.session();
+    snapshot = TableSnapshot.asOf(spark, "users", path, Option.of(instant), spark.read().format("hudi").load(path));
+  }
+
+  @Test
+  void aDeltaWithMoreKeysThanTheListHoldsReadsOnlyTheFilesOfItsKeyRange() {
+    // 12 keys, all in the second file, and a deleted row, whose after image is null.
+    Dataset<Row> delta = delta(IntStream.range(23, 35));
+    assertEquals(FILES, filesRead(joined(delta, snapshot)));
+
+    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 5, true).restrict(snapshot, JOIN, delta).get();
+    assertEquals(1, filesRead(joined(delta, byRange)));
+    assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byRange)));
+    assertEquals(12, rows(joined(delta, byRange)).size());
+
+    Dataset<Row> byKeys = new SnapshotKeyFilter(SharedSpark.session(), 100, true).restrict(snapshot, JOIN, delta).get();
+    assertEquals(1, filesRead(joined(delta, byKeys)));
+    assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byKeys)));
+  }
+
+  @Test
+  void keysSpreadOverTheTableReadTheFilesBetweenTheirLeastAndGreatest() {
+    // u015 and u065: the first file to the fourth.
+    Dataset<Row> delta = delta(IntStream.of(15, 65, 41, 22));
+    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 1, true).restrict(snapshot, JOIN, delta).get();
+    assertEquals(4, filesRead(joined(delta, byRange)));
+    assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byRange)));
+  }
+
+  @Test
+  void withoutTheRangeADeltaWithMoreKeysReadsTheSnapshotInFull() {
+    assertFalse(new SnapshotKeyFilter(SharedSpark.session(), 5, false)
+        .restrict(snapshot, JOIN, delta(IntStream.range(23, 35))).isPresent());
+    assertFalse(new SnapshotKeyFilter(SharedSpark.session(), 0, true)
+        .restrict(snapshot, JOIN, delta(IntStream.range(23, 24))).isPresent());
+  }
+
+  private static String key(int id) {
+    return String.format("u%03d", id);
+  }
+
+  private static Dataset<Row> delta(IntStream ids) {
+    List<Row> rows = Stream.concat(
+        ids.mapToObj(id -> RowFactory.create("u", user(key(id), "renamed" + id, 2L))),
+        Stream.of(RowFactory.create("d", null))).collect(Collectors.toList());
+    return SharedSpark.session().createDataFrame(rows, DELTA);
+  }
+
+  private static Dataset<Row> joined(Dataset<Row> delta, Dataset<Row> snapshot) {
+    return delta.join(snapshot, delta.col("after.user_id").equalTo(snapshot.col("user_id")))
+        .select(delta.col("after.user_id"), snapshot.col("user_name"));
+  }
+
+  private static List<String> rows(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
+  }
+
+  /** The files the parquet scans of a query read once it has run (Spark's numFiles metric of each scan). */
+  private static long filesRead(Dataset<Row> rows) {
+    rows.queryExecution().toRdd().count();
+    List<FileSourceScanExec> scans = new ArrayList<>();
+    collectScans(rows.queryExecution().executedPlan(), scans);
+    return scans.stream().mapToLong(scan -> scan.metrics().apply("numFiles").value()).sum();
+  }
+
+  private static void collectScans(SparkPlan plan, List<FileSourceScanExec> scans) {
+    if (plan instanceof FileSourceScanExec) {
+      scans.add((FileSourceScanExec) plan);
+    } else if (plan instanceof AdaptiveSparkPlanExec) {
+      collectScans(((AdaptiveSparkPlanExec) plan).executedPlan(), scans);
+    } else if (plan instanceof QueryStageExec) {
+      collectScans(((QueryStageExec) plan).plan(), scans);
+    }
+    JavaConverters.seqAsJavaList(plan.children()).forEach(child -> collectScans(child, scans));
+  }
+}
