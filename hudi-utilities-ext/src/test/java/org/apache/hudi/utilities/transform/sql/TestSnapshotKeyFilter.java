@@ -87,7 +87,7 @@ class TestSnapshotKeyFilter {
   }
 
   @Test
-  void aDeltaWithMoreKeysThanTheListHoldsReadsOnlyTheFilesOfItsKeyRange() {
+  void deltaWithMoreKeysThanTheListHoldsReadsOnlyTheFilesOfItsKeyRange() {
     // 12 keys, all in the second file, and a deleted row, whose after image is null.
     Dataset<Row> delta = delta(IntStream.range(23, 35));
     assertEquals(FILES, filesRead(joined(delta, snapshot)));
