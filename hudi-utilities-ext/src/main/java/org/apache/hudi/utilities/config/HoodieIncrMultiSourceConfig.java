@@ -123,13 +123,15 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.max.keys")
       .markAdvanced()
       .withDocumentation("Most distinct join keys of a delta (<SRC:t>) pushed into a snapshot read (<SNAP:u>, "
-          + "<PREV:u>) it is joined with: where the SQL file joins the two directly on equal columns and the snapshot "
+          + "<PREV:u>) it is joined with: where the SQL file joins the two directly on a column of the "
+          + "snapshot equal to a column or struct field of the delta (u.after.user_id) and the snapshot "
           + "side cannot produce rows of its own (inner join, or the right side of LEFT/SEMI/ANTI joins), the snapshot "
           + "is read with 'column IN (the delta's keys)', which the source table's column stats (data skipping) and "
           + "Parquet statistics use to skip files and row groups. A delta with more distinct keys restricts the "
           + "snapshot to the range of its keys instead (snapshot.pushdown.key.range). 0 turns the pushdown off; at "
-          + "most " + SNAPSHOT_PUSHDOWN_KEYS_LIMIT + ", because Hudi 0.14's data skipping turns 'IN (keys)' into a chain of ORs one key deep each, which Spark's analyzer walks recursively "
-          + "(a thousand keys overflow the driver thread's stack). Results do not depend on it.");
+          + "most " + SNAPSHOT_PUSHDOWN_KEYS_LIMIT + ", because Hudi 0.14's data skipping turns 'IN (keys)' into a "
+          + "chain of ORs one key deep each, which Spark's analyzer walks recursively (a thousand keys "
+          + "overflow the driver thread's stack). Results do not depend on it.");
 
   public static final ConfigProperty<Boolean> SNAPSHOT_PUSHDOWN_KEY_RANGE = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "snapshot.pushdown.key.range")
