@@ -29,7 +29,7 @@ import org.apache.hudi.common.util.Option;
 public final class Benchmarks {
 
   private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark(),
-      new MultiTableBenchmark(), new S3Benchmark());
+      new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark());
 
   private Benchmarks() {
   }

@@ -244,7 +244,7 @@ final class ExactJoinBenchmark implements Benchmark {
    * The median milliseconds of each contender over {@code runs} runs after one warm-up, the runs of the contenders
    * interleaved so that they share the machine's ups and downs.
    */
-  private static List<Double> race(int runs, List<Callable<Void>> contenders) throws Exception {
+  static List<Double> race(int runs, List<Callable<Void>> contenders) throws Exception {
     List<List<Long>> nanos = new ArrayList<>();
     contenders.forEach(contender -> nanos.add(new ArrayList<>()));
     for (int run = -1; run < runs; run++) {
@@ -259,13 +259,13 @@ final class ExactJoinBenchmark implements Benchmark {
     return nanos.stream().map(ResultTable::medianMillis).collect(Collectors.toList());
   }
 
-  private static Void noop(Dataset<Row> rows) {
+  static Void noop(Dataset<Row> rows) {
     rows.write().format("noop").mode(SaveMode.Overwrite).save();
     return null;
   }
 
   /** The files the parquet scans of a query read once it has run (Spark's numFiles metric of each scan). */
-  private static long snapshotFilesRead(Dataset<Row> rows) {
+  static long snapshotFilesRead(Dataset<Row> rows) {
     QueryExecution execution = rows.queryExecution();
     execution.toRdd().count();
     List<FileSourceScanExec> scans = new ArrayList<>();
@@ -284,7 +284,7 @@ final class ExactJoinBenchmark implements Benchmark {
     JavaConverters.seqAsJavaList(plan.children()).forEach(child -> collectScans(child, scans));
   }
 
-  private static String ratio(double numerator, double denominator) {
+  static String ratio(double numerator, double denominator) {
     return Double.isNaN(numerator) ? "" : String.format("%.1fx", numerator / denominator);
   }
 
@@ -296,18 +296,18 @@ final class ExactJoinBenchmark implements Benchmark {
   }
 
   /** Keys zero-padded, so that the string order of ids is their numeric order. */
-  private static String ordersSql(int from, int to, int users, long ts) {
+  static String ordersSql(int from, int to, int users, long ts) {
     return String.format("SELECT format_string('o%%09d', id) AS order_id, format_string('u%%09d', id %% %d) AS user_id, "
         + "CAST(id AS DOUBLE) AS amount, CAST(%d AS BIGINT) AS ts FROM range(%d, %d)", users, ts, from, to);
   }
 
-  private static String usersSql(int from, int to, String name, long ts) {
+  static String usersSql(int from, int to, String name, long ts) {
     return String.format("SELECT format_string('u%%09d', id) AS user_id, concat('%s', id) AS user_name, "
         + "CAST(%d AS BIGINT) AS ts FROM range(%d, %d)", name, ts, from, to);
   }
 
   /** A table of this benchmark: parquet files of at most {@code fileMib} (0 for Hudi's default). */
-  private static HudiTableWriter table(String name, String recordKey, int fileMib) {
+  static HudiTableWriter table(String name, String recordKey, int fileMib) {
     HudiTableWriter writer = HudiTableWriter.nonPartitioned(name, recordKey);
     return fileMib == DEFAULT_FILE_SIZE ? writer : writer.withMaxFileMib(fileMib);
   }

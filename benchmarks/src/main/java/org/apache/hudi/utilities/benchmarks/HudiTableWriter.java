@@ -87,6 +87,15 @@ final class HudiTableWriter {
         .with("hoodie.common.spillable.diskmap.base.path", spillDirectory);
   }
 
+  /**
+   * Change data kept with every write ({@code hoodie.table.cdc.enabled}, before and after images logged), so that the
+   * table can be read as CDC deltas. Takes effect only on the table's first write, which creates it.
+   */
+  HudiTableWriter withChangeData() {
+    return with("hoodie.table.cdc.enabled", "true")
+        .with("hoodie.table.cdc.supplemental.logging.mode", "DATA_BEFORE_AFTER");
+  }
+
   /** A bulk insert writes its rows in the order they come, without sorting them by record key. */
   HudiTableWriter withInputOrder() {
     return with("hoodie.bulkinsert.sort.mode", "NONE");
