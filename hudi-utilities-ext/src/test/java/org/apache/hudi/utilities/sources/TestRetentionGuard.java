@@ -85,6 +85,40 @@ class TestRetentionGuard {
   }
 
   @Test
+  void windowTheFileVersionsCleanerRemovedFailsBeforeAnyCommitAndAPositionAheadOfItReads() throws Exception {
+    String first = tables.ordersKeepingFileVersions(1, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    // Each commit writes a new version of o1's only file; keeping one version, each clean removes the one before. The
+    // clean metadata records no earliest commit to retain under this policy: what it removed names the bound.
+    String second = tables.ordersKeepingFileVersions(1, order("o1", "u1", 2.0, 2L));
+    String third = tables.ordersKeepingFileVersions(1, order("o1", "u1", 3.0, 3L));
+    String last = tables.ordersKeepingFileVersions(1, order("o1", "u1", 4.0, 4L));
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    String messages = FailureMessages.of(failure);
+    assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
+        + "has removed files written by commits [" + second + ", " + third + "], which that window reads (it keeps "
+        + "file versions (KEEP_LATEST_FILE_VERSIONS) and has removed files written by commits up to " + third)
+        && messages.contains("Nothing was committed")
+        && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true")
+        && messages.contains("hoodie.cleaner.fileversions.retained"), messages);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
+
+    // The window after the third commit reads only the last one, whose file the cleaner keeps.
+    job.checkpoint("orders=" + third).syncInProcess();
+    assertEquals(List.of("[o1,4]"), targetRows());
+    assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + last + ","));
+    // The batch measured its resume position, the third commit: the newest whose files a clean removed.
+    assertEquals(0L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"));
+    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_commits_retained"));
+    job.syncInProcess();
+    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"),
+        "the commits after the newest one whose files were removed, up to the position");
+  }
+
+  @Test
   void headroomIsPublishedAndFailFastStopsTheBatchWhileThePositionIsStillReadable() throws Exception {
     tables.ordersKeepingCommits(2, order("o1", "u1", 1.0, 1L));
     tables.users(user("u1", "alice", 1L));
