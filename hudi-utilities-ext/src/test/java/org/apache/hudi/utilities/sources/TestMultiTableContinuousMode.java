@@ -69,7 +69,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keeps between rounds (its tables' meta clients, the columns of caught-up tables, the alignment's idle clock, its
  * gauges) must be right in the last round: the target equals the model of the sources at its final checkpoint, the
  * checkpoint advanced round after round, the last catch-up needed the idle clock to move on, and the retention gauges
- * are those of the last round, as is the freshness callback's measurement. A graceful stop leaves no pending instant on the target and ends the Streamer's thread.
+ * are those of the last round, as is the freshness callback's measurement. A graceful stop leaves no pending instant on
+ * the target and ends the Streamer's thread. With async clustering of the target, no row is lost or duplicated across
+ * clusterings, and a clustering plan left pending by a stop is completed by the next start.
  */
 class TestMultiTableContinuousMode {
 
@@ -93,7 +95,7 @@ class TestMultiTableContinuousMode {
   void roundsOfOneStreamerProcessKeepTheTargetExactAndStopWithoutPendingInstants() throws Exception {
     long started = System.nanoTime();
     String targetPath = dir.resolve("target").toUri().toString();
-    List<Source> sources = List.of(new Source("a", "COPY_ON_WRITE", dir), new Source("b", "MERGE_ON_READ", dir));
+    List<Source> sources = sources(dir);
     Writer writer = new Writer(sources, new Random(42));
     // The cleaner of a has run before the first round, so that a's retention gauges are published from the second on.
     for (int i = 0; i <= SOURCE_COMMITS_RETAINED; i++) {
@@ -172,7 +174,7 @@ class TestMultiTableContinuousMode {
   void asyncClusteringOfTheTargetLosesNoRowAndTheNextStartCompletesPlansLeftPending() throws Exception {
     long started = System.nanoTime();
     String targetPath = dir.resolve("target").toUri().toString();
-    List<Source> sources = List.of(new Source("a", "COPY_ON_WRITE", dir), new Source("b", "MERGE_ON_READ", dir));
+    List<Source> sources = sources(dir);
     Writer writer = new Writer(sources, new Random(7));
     sources.forEach(source -> writer.write(source, true));
     StreamerJob job = job(dir, targetPath, sources)
@@ -201,7 +203,7 @@ class TestMultiTableContinuousMode {
         () -> "instants other than clustering plans left pending on the target by the stop: "
             + HudiTables.pendingInstants(targetPath));
     assertTrue(!clusteredInRun.isEmpty(), "no clustering of the target completed while the rounds ran");
-    // The Streamer looks its checkpoint up among delta commits only, past every replacecommit.
+    int clusteringsAfterCheckpoint = assertCheckpointFoundPastClusterings(targetPath);
     assertExactAtLatest(targetPath, sources);
 
     if (pendingAtStop.isEmpty()) {
@@ -227,16 +229,32 @@ class TestMultiTableContinuousMode {
     assertNull(restart.failure(), () -> "the Streamer failed after the restart: " + restart.failure());
     List<String> commits = ingestionCommits(targetPath);
     LOG.info("Continuous mode with async clustering: {} rounds, {} target delta commits, {} async compactions, {} "
-            + "clusterings completed, {} clusterings pending at the stop {}; the next start: {} rounds, completed {}; "
-            + "{} s", roundsInRun, deltaCommitsInRun,
+            + "clusterings completed ({} after the commit holding the final checkpoint), {} clusterings pending at the "
+            + "stop {}; the next start: {} rounds, completed {}; {} s", roundsInRun, deltaCommitsInRun,
         HudiTables.completedInstants(targetPath, HoodieTimeline.COMMIT_ACTION).size(), clusteredInRun.size(),
-        pendingAtStop.size(), pendingAtStop, restart.rounds(), pendingAtRestart,
+        clusteringsAfterCheckpoint, pendingAtStop.size(), pendingAtStop, restart.rounds(), pendingAtRestart,
         (System.nanoTime() - started) / 1_000_000_000L);
     assertEquals(List.of(), HudiTables.pendingInstants(targetPath, HoodieTimeline.DELTA_COMMIT_ACTION),
         "delta commits left pending by the second stop");
+    assertCheckpointFoundPastClusterings(targetPath);
     assertExactAtLatest(targetPath, sources);
     assertCheckpointsAdvance(targetPath, commits);
     assertTrue(commits.size() > deltaCommitsInRun, "the next start committed nothing: " + commits);
+  }
+
+  /**
+   * The stored checkpoint is found in the newest delta commit, whatever replacecommits came after it.
+   *
+   * @return the completed replacecommits after that delta commit
+   */
+  private static int assertCheckpointFoundPastClusterings(String targetPath) {
+    List<String> deltaCommits = ingestionCommits(targetPath);
+    String newestDeltaCommit = deltaCommits.get(deltaCommits.size() - 1);
+    assertEquals(newestDeltaCommit, new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration())
+        .newest(targetPath, StoredCheckpointReader.UNBOUNDED).commit().orElse(null), "the commit holding the checkpoint");
+    return (int) HudiTables.completedInstants(targetPath, HoodieTimeline.REPLACE_COMMIT_ACTION).stream()
+        .filter(clustering -> HoodieTimeline.compareTimestamps(clustering, HoodieTimeline.GREATER_THAN, newestDeltaCommit))
+        .count();
   }
 
   /** Schedules a clustering of the target as an operator's {@code HoodieClusteringJob --mode schedule} does. */
@@ -249,6 +267,11 @@ class TestMultiTableContinuousMode {
     // Async clustering waits for hoodie.clustering.async.max.commits new commits; an offline schedule does not.
     config.configs = List.of("hoodie.clustering.async.enabled=false");
     assertEquals(0, new HoodieClusteringJob(SharedSpark.jsc(), config).cluster(0), "HoodieClusteringJob --mode schedule");
+  }
+
+  /** The sources of both tests: a COPY_ON_WRITE table a and a MERGE_ON_READ table b. */
+  private static List<Source> sources(Path dir) {
+    return List.of(new Source("a", "COPY_ON_WRITE", dir), new Source("b", "MERGE_ON_READ", dir));
   }
 
   /**
