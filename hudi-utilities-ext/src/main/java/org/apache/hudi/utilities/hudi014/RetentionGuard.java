@@ -103,8 +103,8 @@ public final class RetentionGuard {
             position.get(), headroom.get(), headroomTime, retention.get().keepsFileVersions()
                 ? "the newest commit whose files its source's cleaner removed" : "the earliest instant its source retains",
             retention.get().earliestRetainedInstant().get(), retention.get());
-        String fixes = retainMore(retention.get()) + " with hoodie.keep.min.commits above what it spans, run the "
-            + "Streamer more often, or set " + fallbackKey(table) + "=true";
+        String fixes = retainMore(retention.get()) + "; keep hoodie.keep.min.commits above the commits a batch must "
+            + "reach back; run the Streamer more often; or set " + fallbackKey(table) + "=true";
         if (failFast) {
           throw new HoodieReadFromSourceException(String.format("Cannot read table '%s': %s, below %s=%d. Nothing was "
               + "committed. To go on: %s; or set %s=false to only warn.", table.name(), problem,
@@ -139,7 +139,7 @@ public final class RetentionGuard {
   /** The source-side fix for the table's cleaner policy. */
   private static String retainMore(SourceRetention retention) {
     return retention.keepsFileVersions()
-        ? "keep more file versions on the source (hoodie.cleaner.fileversions.retained), or clean it with "
+        ? "keep more file versions on the source (hoodie.cleaner.fileversions.retained) or clean it with "
             + "KEEP_LATEST_COMMITS (hoodie.cleaner.policy)"
         : "retain more commits on the source (hoodie.cleaner.commits.retained)";
   }

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
@@ -116,6 +117,27 @@ class TestRetentionGuard {
     job.syncInProcess();
     assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"),
         "the commits after the newest one whose files were removed, up to the position");
+  }
+
+  @Test
+  void logFilesTheFileVersionsCleanerRemovedFailTheirWindowBeforeAnyCommit() throws Exception {
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    String first = tables.usersKeepingFileVersions(1, user("u1", "alice", 1L));
+    job.sql("SELECT user_id AS order_id, ts FROM <SRC:users>").syncInProcess();
+    // The update goes to a log file of u1's file slice and the compaction after it starts a new slice; the next
+    // write (a new key, in a file group of its own) cleans before it compacts, and removes the old slice with its log
+    // file, whose name carries the slice's base instant, not the update's: only the log bounds the removed commits.
+    tables.usersKeepingFileVersions(1, user("u1", "bob", 2L));
+    String update = HudiTables.lastCompleted(tables.usersPath, HoodieTimeline.DELTA_COMMIT_ACTION);
+    tables.usersKeepingFileVersions(1, user("u2", "carol", 3L));
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    String messages = FailureMessages.of(failure);
+    assertTrue(messages.contains("Cannot read table 'users' incrementally after " + first + ": the source's cleaner "
+        + "has removed files written by commits [" + update + "]") && messages.contains("KEEP_LATEST_FILE_VERSIONS")
+        && messages.contains("Nothing was committed"), messages);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
   }
 
   @Test
