@@ -71,14 +71,11 @@ class TestRetentionGuard {
     String second = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
     tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
     String last = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
         + "has removed files written by commits [" + second) && messages.contains("Nothing was committed")
         && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
 
     job.property("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", "true").syncInProcess();
     assertEquals(List.of("[o1,4]"), targetRows());
@@ -95,17 +92,14 @@ class TestRetentionGuard {
     String second = tables.ordersKeepingFileVersions(1, order("o1", "u1", 2.0, 2L));
     String third = tables.ordersKeepingFileVersions(1, order("o1", "u1", 3.0, 3L));
     String last = tables.ordersKeepingFileVersions(1, order("o1", "u1", 4.0, 4L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
         + "has removed files written by commits [" + second + ", " + third + "], which that window reads (it keeps "
         + "file versions (KEEP_LATEST_FILE_VERSIONS) and has removed files written by commits up to " + third)
         && messages.contains("Nothing was committed")
         && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true")
         && messages.contains("hoodie.cleaner.fileversions.retained"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
 
     // The window after the third commit reads only the last one, whose file the cleaner keeps.
     job.checkpoint("orders=" + third).syncInProcess();
@@ -130,14 +124,11 @@ class TestRetentionGuard {
     tables.usersKeepingFileVersions(1, user("u1", "bob", 2L));
     String update = HudiTables.lastCompleted(tables.usersPath, HoodieTimeline.DELTA_COMMIT_ACTION);
     tables.usersKeepingFileVersions(1, user("u2", "carol", 3L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'users' incrementally after " + first + ": the source's cleaner "
         + "has removed files written by commits [" + update + "]") && messages.contains("KEEP_LATEST_FILE_VERSIONS")
         && messages.contains("Nothing was committed"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
   }
 
   @Test
@@ -159,15 +150,12 @@ class TestRetentionGuard {
     assertEquals(List.of("[o1,4]"), targetRows());
 
     tables.ordersKeepingCommits(2, order("o1", "u1", 5.0, 5L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
     job.property("hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits", "4")
         .property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "true");
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders': Table 'orders' at " + fourth + " is 1 commits")
         && messages.contains("below hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits=4")
         && messages.contains("hoodie.cleaner.commits.retained"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
 
     job.property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "false").syncInProcess();
     assertEquals(List.of("[o1,5]"), targetRows());
@@ -184,16 +172,21 @@ class TestRetentionGuard {
     tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
     String third = tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
     tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders' as of " + first + " for <SNAP>/<PREV> in the SQL: "
         + "Cleaner cleaned up the timestamp of interest") && messages.contains("Nothing was committed")
         && messages.contains("hoodie.cleaner.commits.retained"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + first + ","),
         "the checkpoint moved; the cleaner keeps from " + third);
+  }
+
+  /** Runs a batch that must fail and checks that it left the target's timeline as it was; returns its messages. */
+  private String failingBatchMessages() {
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
+    return FailureMessages.of(failure);
   }
 
   private List<String> targetRows() {
