@@ -95,11 +95,11 @@ public final class SourceRetention {
     Option<String> cleanerBound = Option.empty();
     Option<String> newestRemovedCommit = Option.empty();
     if (!cleans.empty()) {
-      String earliest = cleanMetadata(cleans, cleans.lastInstant().get(), metaClient).getEarliestCommitToRetain();
-      if (StringUtils.isNullOrEmpty(earliest)) {
-        newestRemovedCommit = newestRemovedCommit(cleans, metaClient);
+      HoodieCleanMetadata newestClean = cleanMetadata(cleans, cleans.lastInstant().get(), metaClient);
+      if (StringUtils.isNullOrEmpty(newestClean.getEarliestCommitToRetain())) {
+        newestRemovedCommit = newestRemovedCommit(cleans, newestClean, metaClient);
       } else {
-        cleanerBound = Option.of(earliest);
+        cleanerBound = Option.of(newestClean.getEarliestCommitToRetain());
       }
     }
     return new SourceRetention(timeline, cleanerBound, newestRemovedCommit,
@@ -233,10 +233,12 @@ public final class SourceRetention {
   }
 
   /**
-   * The newest commit that wrote a file one of the cleans removed. Reads the cleans newest first and stops at the first
-   * clean no newer than the newest removed commit found so far: a clean removes files of commits before it only.
+   * The newest commit that wrote a file one of the cleans removed. Reads the cleans newest first (the newest is read
+   * already) and stops at the first clean no newer than the newest removed commit found so far: a clean removes files
+   * of commits before it only.
    */
-  private static Option<String> newestRemovedCommit(HoodieTimeline cleans, HoodieTableMetaClient metaClient) {
+  private static Option<String> newestRemovedCommit(HoodieTimeline cleans, HoodieCleanMetadata newestClean,
+                                                   HoodieTableMetaClient metaClient) {
     String newest = null;
     Iterator<HoodieInstant> newestFirst = cleans.getReverseOrderedInstants().iterator();
     while (newestFirst.hasNext()) {
@@ -245,7 +247,8 @@ public final class SourceRetention {
           newest)) {
         break;
       }
-      HoodieCleanMetadata metadata = cleanMetadata(cleans, clean, metaClient);
+      HoodieCleanMetadata metadata = clean.equals(cleans.lastInstant().get())
+          ? newestClean : cleanMetadata(cleans, clean, metaClient);
       for (HoodieCleanPartitionMetadata partition : metadata.getPartitionMetadata().values()) {
         for (String file : partition.getDeletePathPatterns()) {
           String writer = FSUtils.isLogFile(file) ? logWriterBound(metadata, clean) : FSUtils.getCommitTime(file);
