@@ -30,9 +30,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks, before a batch reads, that each table's position is still readable after the source's cleaner and archival:
@@ -55,6 +57,8 @@ public final class RetentionGuard {
   private final List<SourceTable> tables;
   private final int warnHeadroomCommits;
   private final boolean failFast;
+  /** The tables whose file-versions cleaner was warned about, once per source instance (a Streamer process). */
+  private final Set<String> fileVersionTablesWarned = new HashSet<>();
 
   public RetentionGuard(MultiTableReadConf conf) {
     this.tables = conf.tables();
@@ -86,12 +90,21 @@ public final class RetentionGuard {
       metrics.put(table.name() + "_" + HEADROOM_COMMITS_METRIC, (long) headroom.get());
       metrics.put(table.name() + "_" + HEADROOM_SECONDS_METRIC, headroomTime.getSeconds());
       metrics.put(table.name() + "_" + COMMITS_RETAINED_METRIC, (long) retention.get().commitsRetained());
+      if (retention.get().keepsFileVersions() && fileVersionTablesWarned.add(table.name())) {
+        LOG.warn("Table '{}': its source's cleaner keeps file versions (KEEP_LATEST_FILE_VERSIONS), which bounds no "
+            + "commit: a clean may remove the files of any commit whose file group was rewritten since. Each batch "
+            + "fails before any commit if its window's files are gone, but the headroom ({} commits after {}, the "
+            + "newest commit whose files a clean removed) is no forecast. For an incremental pipeline clean the source "
+            + "with KEEP_LATEST_COMMITS or KEEP_LATEST_BY_HOURS.", table.name(), headroom.get(),
+            retention.get().newestRemovedCommit().get());
+      }
       if (headroom.get() < warnHeadroomCommits) {
-        String problem = String.format("Table '%s' at %s is %d commits (%s) ahead of the earliest instant its source "
-                + "retains (%s; %s)", table.name(), position.get(), headroom.get(), headroomTime,
+        String problem = String.format("Table '%s' at %s is %d commits (%s) ahead of %s (%s; %s)", table.name(),
+            position.get(), headroom.get(), headroomTime, retention.get().keepsFileVersions()
+                ? "the newest commit whose files its source's cleaner removed" : "the earliest instant its source retains",
             retention.get().earliestRetainedInstant().get(), retention.get());
-        String fixes = "retain more commits on the source (hoodie.cleaner.commits.retained, hoodie.keep.min.commits), "
-            + "run the Streamer more often, or set " + fallbackKey(table) + "=true";
+        String fixes = retainMore(retention.get()) + "; keep hoodie.keep.min.commits above the commits a batch must "
+            + "reach back; run the Streamer more often; or set " + fallbackKey(table) + "=true";
         if (failFast) {
           throw new HoodieReadFromSourceException(String.format("Cannot read table '%s': %s, below %s=%d. Nothing was "
               + "committed. To go on: %s; or set %s=false to only warn.", table.name(), problem,
@@ -115,12 +128,20 @@ public final class RetentionGuard {
       return;
     }
     throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: the "
-        + "source's cleaner has removed files written by commits %s, which that window reads (it keeps the files of "
-        + "commits from %s on). Nothing was committed. Set %s=true to read the window with a full table scan (rows "
-        + "overwritten since are read in their newest version only), or skip to now with --checkpoint '%s=LATEST' "
-        + "(re-reading all with EARLIEST reads the cleaned commits too, and needs the fallback as well); then retain "
-        + "more commits on the source (hoodie.cleaner.commits.retained) or run the Streamer more often.", table.name(),
-        position, cleaned, retention.cleanerBound().get(), fallbackKey(table), table.name()));
+        + "source's cleaner has removed files written by commits %s, which that window reads (%s). Nothing was "
+        + "committed. Set %s=true to read the window with a full table scan (rows overwritten since are read in "
+        + "their newest version only), or skip to now with --checkpoint '%s=LATEST' (re-reading all with EARLIEST reads "
+        + "the cleaned commits too, and needs the fallback as well); then %s or run the Streamer more often.",
+        table.name(), position, cleaned, retention.cleanerKeeps(), fallbackKey(table), table.name(),
+        retainMore(retention)));
+  }
+
+  /** The source-side fix for the table's cleaner policy. */
+  private static String retainMore(SourceRetention retention) {
+    return retention.keepsFileVersions()
+        ? "keep more file versions on the source (hoodie.cleaner.fileversions.retained) or clean it with "
+            + "KEEP_LATEST_COMMITS (hoodie.cleaner.policy)"
+        : "retain more commits on the source (hoodie.cleaner.commits.retained)";
   }
 
   private static String fallbackKey(SourceTable table) {

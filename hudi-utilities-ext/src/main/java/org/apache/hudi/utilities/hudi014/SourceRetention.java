@@ -19,6 +19,8 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
+import org.apache.hudi.avro.model.HoodieCleanPartitionMetadata;
+import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -34,6 +36,7 @@ import org.apache.hadoop.fs.Path;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -47,18 +50,29 @@ import java.util.List;
  * is the number of completed commits from the earliest retained instant up to the position (0: the next clean that
  * moves its bound by one commit may remove the window's files).
  *
- * <p>Computed from the table's {@link SourceTimeline} of the batch; reads the newest clean's metadata (one file) and,
- * only for a position behind the cleaner's bound, checks whether the files its window needs still exist.
+ * <p>A KEEP_LATEST_FILE_VERSIONS cleaner records no such bound: it removes a file once its file group has the retained
+ * number of newer versions, whatever commit wrote it. Its bound here is what it has <em>already</em> removed: the
+ * newest commit that wrote a file some clean on the active timeline deleted (a deleted base file names the commit that
+ * wrote it; a deleted log file names only its file slice, so the clean's last completed commit stands for its
+ * writer). Every commit after that bound still has all its files; the headroom counts them up to the position. It is
+ * no forecast: the next clean may remove files of any commit whose file group was rewritten since.
+ *
+ * <p>Computed from the table's {@link SourceTimeline} of the batch. Reads the newest clean's metadata (one file); under
+ * KEEP_LATEST_FILE_VERSIONS also the older cleans newer than the newest removed commit (typically one or two more).
+ * Only for a position behind the cleaner's bound, it checks whether the files its window needs still exist.
  */
 public final class SourceRetention {
 
   private final SourceTimeline timeline;
   private final Option<String> cleanerBound;
+  private final Option<String> newestRemovedCommit;
   private final Option<String> archiveBound;
 
-  private SourceRetention(SourceTimeline timeline, Option<String> cleanerBound, Option<String> archiveBound) {
+  private SourceRetention(SourceTimeline timeline, Option<String> cleanerBound, Option<String> newestRemovedCommit,
+                          Option<String> archiveBound) {
     this.timeline = timeline;
     this.cleanerBound = cleanerBound;
+    this.newestRemovedCommit = newestRemovedCommit;
     this.archiveBound = archiveBound;
   }
 
@@ -73,18 +87,43 @@ public final class SourceRetention {
   }
 
   /**
-   * @throws HoodieIOException if the newest clean's metadata or the archive folder cannot be read
+   * @throws HoodieIOException if a clean's metadata or the archive folder cannot be read
    */
   public static SourceRetention of(SourceTimeline timeline) {
     HoodieTableMetaClient metaClient = timeline.metaClient();
     HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline().filterCompletedInstants();
-    Option<String> cleanerBound = cleans.lastInstant().flatMap(clean -> earliestCommitToRetain(cleans, clean, metaClient));
-    return new SourceRetention(timeline, cleanerBound, archivedBefore(timeline, timeline.firstCompletedInstant()));
+    Option<String> cleanerBound = Option.empty();
+    Option<String> newestRemovedCommit = Option.empty();
+    if (!cleans.empty()) {
+      HoodieCleanMetadata newestClean = cleanMetadata(cleans, cleans.lastInstant().get(), metaClient);
+      if (StringUtils.isNullOrEmpty(newestClean.getEarliestCommitToRetain())) {
+        newestRemovedCommit = newestRemovedCommit(cleans, newestClean, metaClient);
+      } else {
+        cleanerBound = Option.of(newestClean.getEarliestCommitToRetain());
+      }
+    }
+    return new SourceRetention(timeline, cleanerBound, newestRemovedCommit,
+        archivedBefore(timeline, timeline.firstCompletedInstant()));
   }
 
-  /** The cleaner's earliest commit to retain, from its newest clean; empty if it never cleaned or keeps file versions. */
+  /**
+   * The cleaner's earliest commit to retain, from its newest clean; empty if it never cleaned or keeps file versions.
+   */
   public Option<String> cleanerBound() {
     return cleanerBound;
+  }
+
+  /**
+   * Under KEEP_LATEST_FILE_VERSIONS (the newest clean records no earliest commit to retain): the newest commit that
+   * wrote a file a clean on the active timeline removed; empty otherwise, or if the cleans removed nothing.
+   */
+  public Option<String> newestRemovedCommit() {
+    return newestRemovedCommit;
+  }
+
+  /** Whether the cleaner keeps file versions: its bound is what it removed so far, not what it will keep. */
+  public boolean keepsFileVersions() {
+    return newestRemovedCommit.isPresent();
   }
 
   /** The first instant of the active timeline, if older commits are archived; empty if nothing is archived. */
@@ -92,32 +131,36 @@ public final class SourceRetention {
     return archiveBound;
   }
 
-  /** The later of {@link #cleanerBound()} and {@link #archiveBound()}; empty if neither bounds the table yet. */
+  /**
+   * The later of the cleaner's bound and {@link #archiveBound()}; empty if neither bounds the table yet. The cleaner's
+   * bound is {@link #cleanerBound()} (itself retained) or {@link #newestRemovedCommit()} (itself not retained: the
+   * commits after it are).
+   */
   public Option<String> earliestRetainedInstant() {
-    if (!cleanerBound.isPresent()) {
+    Option<String> cleaner = cleanerBound.isPresent() ? cleanerBound : newestRemovedCommit;
+    if (!cleaner.isPresent()) {
       return archiveBound;
     }
     if (!archiveBound.isPresent()) {
-      return cleanerBound;
+      return cleaner;
     }
-    return Option.of(HoodieTimeline.compareTimestamps(cleanerBound.get(), HoodieTimeline.GREATER_THAN, archiveBound.get())
-        ? cleanerBound.get() : archiveBound.get());
+    return Option.of(HoodieTimeline.compareTimestamps(cleaner.get(), HoodieTimeline.GREATER_THAN, archiveBound.get())
+        ? cleaner.get() : archiveBound.get());
   }
 
   /** Completed commits at or after the earliest retained instant; all completed commits if nothing bounds the table. */
   public int commitsRetained() {
-    HoodieTimeline completed = timeline.completedCommits();
-    return earliestRetainedInstant().map(bound -> completed.findInstantsAfterOrEquals(bound, Integer.MAX_VALUE)
-        .countInstants()).orElse(completed.countInstants());
+    return retainedCommits().countInstants();
   }
 
   /**
-   * Completed commits from the earliest retained instant up to the position, both inclusive: how many more commits
-   * the bound may move before the window after the position is exposed; empty if nothing bounds the table yet.
+   * Completed commits retained up to the position, inclusive: how many more commits the bound may move before the
+   * window after the position is exposed; empty if nothing bounds the table yet. Under KEEP_LATEST_FILE_VERSIONS the
+   * commits after the newest removed commit: no forecast (see the class comment).
    */
   public Option<Integer> headroomCommits(String position) {
-    return earliestRetainedInstant().map(bound -> timeline.completedCommits()
-        .findInstantsInClosedRange(bound, position).countInstants());
+    return earliestRetainedInstant().map(bound -> retainedCommits().findInstantsBeforeOrEquals(position)
+        .countInstants());
   }
 
   /** The time between the earliest retained instant and the position (negative once passed); empty if unbounded. */
@@ -126,26 +169,51 @@ public final class SourceRetention {
   }
 
   /**
-   * The completed commits after the position and before the cleaner's bound that wrote a file the cleaner has
-   * removed: the incremental read of the window after the position would fail on them, or (MERGE_ON_READ) miss rows.
-   * Checks file existence only for commits behind the bound, so a position within the bound costs nothing.
+   * The completed commits after the position and behind the cleaner's bound (before the earliest commit to retain,
+   * or at or before the newest removed commit) that wrote a file the cleaner has removed: the incremental read of the
+   * window after the position would fail on them, or (MERGE_ON_READ) miss rows. Checks file existence only for
+   * commits behind the bound, so a position within the bound costs nothing.
    *
    * @return those commits, oldest first; empty if every file the window needs is there
    * @throws HoodieIOException if a commit's metadata or a file's status cannot be read
    */
   public List<String> commitsWithCleanedFiles(String position) {
     List<String> cleaned = new ArrayList<>();
-    if (!cleanerBound.isPresent()) {
+    HoodieTimeline after = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE);
+    HoodieTimeline exposed;
+    if (cleanerBound.isPresent()) {
+      exposed = after.findInstantsBefore(cleanerBound.get());
+    } else if (newestRemovedCommit.isPresent()) {
+      exposed = after.findInstantsBeforeOrEquals(newestRemovedCommit.get());
+    } else {
       return cleaned;
     }
-    HoodieTimeline exposed = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
-        .findInstantsBefore(cleanerBound.get());
     for (HoodieInstant instant : exposed.getInstants()) {
       if (anyFileMissing(instant)) {
         cleaned.add(instant.getTimestamp());
       }
     }
     return cleaned;
+  }
+
+  /** What the cleaner keeps, for messages: "it keeps the files of commits from X on", or what it removed so far. */
+  public String cleanerKeeps() {
+    if (cleanerBound.isPresent()) {
+      return "it keeps the files of commits from " + cleanerBound.get() + " on";
+    }
+    return newestRemovedCommit.map(removed -> "it keeps file versions (KEEP_LATEST_FILE_VERSIONS) and has removed files "
+        + "written by commits up to " + removed + "; its next clean may remove older versions of any file")
+        .orElse("it has removed nothing");
+  }
+
+  private HoodieTimeline retainedCommits() {
+    HoodieTimeline completed = timeline.completedCommits();
+    if (cleanerBound.isPresent() || !newestRemovedCommit.isPresent()) {
+      return earliestRetainedInstant().map(bound -> completed.findInstantsAfterOrEquals(bound, Integer.MAX_VALUE))
+          .orElse(completed);
+    }
+    // The active timeline starts at the archive bound, so only the cleaner's (exclusive) bound filters.
+    return completed.findInstantsAfter(newestRemovedCommit.get(), Integer.MAX_VALUE);
   }
 
   private boolean anyFileMissing(HoodieInstant instant) {
@@ -164,13 +232,48 @@ public final class SourceRetention {
     }
   }
 
-  private static Option<String> earliestCommitToRetain(HoodieTimeline cleans, HoodieInstant clean,
-                                                       HoodieTableMetaClient metaClient) {
+  /**
+   * The newest commit that wrote a file one of the cleans removed. Reads the cleans newest first (the newest is read
+   * already) and stops at the first clean no newer than the newest removed commit found so far: a clean removes files
+   * of commits before it only.
+   */
+  private static Option<String> newestRemovedCommit(HoodieTimeline cleans, HoodieCleanMetadata newestClean,
+                                                   HoodieTableMetaClient metaClient) {
+    String newest = null;
+    Iterator<HoodieInstant> newestFirst = cleans.getReverseOrderedInstants().iterator();
+    while (newestFirst.hasNext()) {
+      HoodieInstant clean = newestFirst.next();
+      if (newest != null && HoodieTimeline.compareTimestamps(clean.getTimestamp(), HoodieTimeline.LESSER_THAN_OR_EQUALS,
+          newest)) {
+        break;
+      }
+      HoodieCleanMetadata metadata = clean.equals(cleans.lastInstant().get())
+          ? newestClean : cleanMetadata(cleans, clean, metaClient);
+      for (HoodieCleanPartitionMetadata partition : metadata.getPartitionMetadata().values()) {
+        for (String file : partition.getDeletePathPatterns()) {
+          String writer = FSUtils.isLogFile(file) ? logWriterBound(metadata, clean) : FSUtils.getCommitTime(file);
+          if (newest == null || HoodieTimeline.compareTimestamps(writer, HoodieTimeline.GREATER_THAN, newest)) {
+            newest = writer;
+          }
+        }
+      }
+    }
+    return Option.ofNullable(newest);
+  }
+
+  /**
+   * A log file names its file slice's base instant, not the delta commit that wrote it; that commit came no later than
+   * the clean's last completed commit (or, where an old clean does not record it, the clean itself).
+   */
+  private static String logWriterBound(HoodieCleanMetadata metadata, HoodieInstant clean) {
+    String lastCompleted = metadata.getLastCompletedCommitTimestamp();
+    return StringUtils.isNullOrEmpty(lastCompleted) ? clean.getTimestamp() : lastCompleted;
+  }
+
+  private static HoodieCleanMetadata cleanMetadata(HoodieTimeline cleans, HoodieInstant clean,
+                                                   HoodieTableMetaClient metaClient) {
     try {
-      HoodieCleanMetadata metadata = TimelineMetadataUtils.deserializeHoodieCleanMetadata(
-          cleans.getInstantDetails(clean).get());
-      String earliest = metadata.getEarliestCommitToRetain();
-      return StringUtils.isNullOrEmpty(earliest) ? Option.empty() : Option.of(earliest);
+      return TimelineMetadataUtils.deserializeHoodieCleanMetadata(cleans.getInstantDetails(clean).get());
     } catch (IOException e) {
       throw new HoodieIOException(String.format("Cannot read clean %s of %s", clean, metaClient.getBasePath()), e);
     }
@@ -189,6 +292,7 @@ public final class SourceRetention {
   @Override
   public String toString() {
     return "SourceRetention{" + timeline.metaClient().getBasePath() + ", cleaner bound " + cleanerBound.orElse("<none>")
+        + (newestRemovedCommit.isPresent() ? ", file versions removed up to " + newestRemovedCommit.get() : "")
         + ", archive bound " + archiveBound.orElse("<none>") + "}";
   }
 }

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
@@ -70,18 +71,64 @@ class TestRetentionGuard {
     String second = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
     tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
     String last = tables.ordersKeepingCommits(1, order("o1", "u1", 4.0, 4L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
         + "has removed files written by commits [" + second) && messages.contains("Nothing was committed")
         && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
 
     job.property("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", "true").syncInProcess();
     assertEquals(List.of("[o1,4]"), targetRows());
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + last + ","));
+  }
+
+  @Test
+  void windowTheFileVersionsCleanerRemovedFailsBeforeAnyCommitAndAPositionAheadOfItReads() throws Exception {
+    String first = tables.ordersKeepingFileVersions(1, order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    // Each commit writes a new version of o1's only file; keeping one version, each clean removes the one before. The
+    // clean metadata records no earliest commit to retain under this policy: what it removed names the bound.
+    String second = tables.ordersKeepingFileVersions(1, order("o1", "u1", 2.0, 2L));
+    String third = tables.ordersKeepingFileVersions(1, order("o1", "u1", 3.0, 3L));
+    String last = tables.ordersKeepingFileVersions(1, order("o1", "u1", 4.0, 4L));
+
+    String messages = failingBatchMessages();
+    assertTrue(messages.contains("Cannot read table 'orders' incrementally after " + first + ": the source's cleaner "
+        + "has removed files written by commits [" + second + ", " + third + "], which that window reads (it keeps "
+        + "file versions (KEEP_LATEST_FILE_VERSIONS) and has removed files written by commits up to " + third)
+        && messages.contains("Nothing was committed")
+        && messages.contains("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable=true")
+        && messages.contains("hoodie.cleaner.fileversions.retained"), messages);
+
+    // The window after the third commit reads only the last one, whose file the cleaner keeps.
+    job.checkpoint("orders=" + third).syncInProcess();
+    assertEquals(List.of("[o1,4]"), targetRows());
+    assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + last + ","));
+    // The batch measured its resume position, the third commit: the newest whose files a clean removed.
+    assertEquals(0L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"));
+    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_commits_retained"));
+    job.syncInProcess();
+    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"),
+        "the commits after the newest one whose files were removed, up to the position");
+  }
+
+  @Test
+  void logFilesTheFileVersionsCleanerRemovedFailTheirWindowBeforeAnyCommit() throws Exception {
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    String first = tables.usersKeepingFileVersions(1, user("u1", "alice", 1L));
+    job.sql("SELECT user_id AS order_id, ts FROM <SRC:users>").syncInProcess();
+    // The update goes to a log file of u1's file slice and the compaction after it starts a new slice; the next
+    // write (a new key, in a file group of its own) cleans before it compacts, and removes the old slice with its log
+    // file, whose name carries the slice's base instant, not the update's: only the log bounds the removed commits.
+    tables.usersKeepingFileVersions(1, user("u1", "bob", 2L));
+    String update = HudiTables.lastCompleted(tables.usersPath, HoodieTimeline.DELTA_COMMIT_ACTION);
+    tables.usersKeepingFileVersions(1, user("u2", "carol", 3L));
+
+    String messages = failingBatchMessages();
+    assertTrue(messages.contains("Cannot read table 'users' incrementally after " + first + ": the source's cleaner "
+        + "has removed files written by commits [" + update + "]") && messages.contains("KEEP_LATEST_FILE_VERSIONS")
+        && messages.contains("Nothing was committed"), messages);
   }
 
   @Test
@@ -103,15 +150,12 @@ class TestRetentionGuard {
     assertEquals(List.of("[o1,4]"), targetRows());
 
     tables.ordersKeepingCommits(2, order("o1", "u1", 5.0, 5L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
     job.property("hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits", "4")
         .property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "true");
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders': Table 'orders' at " + fourth + " is 1 commits")
         && messages.contains("below hoodie.streamer.source.multi.hudi.retention.warn.headroom.commits=4")
         && messages.contains("hoodie.cleaner.commits.retained"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
 
     job.property("hoodie.streamer.source.multi.hudi.retention.fail.fast", "false").syncInProcess();
     assertEquals(List.of("[o1,5]"), targetRows());
@@ -128,16 +172,21 @@ class TestRetentionGuard {
     tables.ordersKeepingCommits(2, order("o1", "u1", 2.0, 2L));
     String third = tables.ordersKeepingCommits(2, order("o1", "u1", 3.0, 3L));
     tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
-    List<String> timeline = HudiTables.allInstants(tables.targetPath);
 
-    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
-    String messages = FailureMessages.of(failure);
+    String messages = failingBatchMessages();
     assertTrue(messages.contains("Cannot read table 'orders' as of " + first + " for <SNAP>/<PREV> in the SQL: "
         + "Cleaner cleaned up the timestamp of interest") && messages.contains("Nothing was committed")
         && messages.contains("hoodie.cleaner.commits.retained"), messages);
-    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + first + ","),
         "the checkpoint moved; the cleaner keeps from " + third);
+  }
+
+  /** Runs a batch that must fail and checks that it left the target's timeline as it was; returns its messages. */
+  private String failingBatchMessages() {
+    List<String> timeline = HudiTables.allInstants(tables.targetPath);
+    Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
+    assertEquals(timeline, HudiTables.allInstants(tables.targetPath), "the target's timeline changed");
+    return FailureMessages.of(failure);
   }
 
   private List<String> targetRows() {

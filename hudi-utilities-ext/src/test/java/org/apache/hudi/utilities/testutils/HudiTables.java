@@ -132,6 +132,13 @@ public final class HudiTables {
         .map(HoodieInstant::toString).collect(Collectors.toList());
   }
 
+  /** The instants of one action (e.g. {@code replacecommit}) not completed, requested or inflight, oldest first. */
+  public static List<String> pendingInstants(String path, String action) {
+    return metaClient(path).getActiveTimeline().filterInflightsAndRequested().getInstantsAsStream()
+        .filter(instant -> instant.getAction().equals(action)).map(HoodieInstant::getTimestamp)
+        .collect(Collectors.toList());
+  }
+
   /** Every instant on the active timeline, in any state: proves that a failed run started nothing. */
   public static List<String> allInstants(String path) {
     return metaClient(path).getActiveTimeline().getInstantsAsStream()

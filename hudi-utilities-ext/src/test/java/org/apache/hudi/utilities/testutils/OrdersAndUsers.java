@@ -121,6 +121,30 @@ public final class OrdersAndUsers {
             "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false"), rows);
   }
 
+  /**
+   * Upserts orders with a cleaner that keeps only the given number of versions of each file
+   * ({@code KEEP_LATEST_FILE_VERSIONS}; archival later, metadata table off); returns the instant of the commit.
+   */
+  public String ordersKeepingFileVersions(int versionsRetained, Row... rows) {
+    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        Map.of("hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS", "hoodie.cleaner.fileversions.retained",
+            String.valueOf(versionsRetained), "hoodie.keep.min.commits", "20", "hoodie.keep.max.commits", "30",
+            "hoodie.metadata.enable", "false"), rows);
+  }
+
+  /**
+   * Upserts users with a cleaner that keeps only the given number of versions of each file
+   * ({@code KEEP_LATEST_FILE_VERSIONS}), an inline compaction after each delta commit and new keys in new file groups
+   * (archival later, metadata table off); returns the instant of the newest commit, a compaction's if one followed.
+   */
+  public String usersKeepingFileVersions(int versionsRetained, Row... rows) {
+    return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS,
+        Map.of("hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS", "hoodie.cleaner.fileversions.retained",
+            String.valueOf(versionsRetained), "hoodie.compact.inline", "true", "hoodie.compact.inline.max.delta.commits",
+            "1", "hoodie.parquet.small.file.limit", "0", "hoodie.keep.min.commits", "20", "hoodie.keep.max.commits", "30",
+            "hoodie.metadata.enable", "false"), rows);
+  }
+
   /** Upserts users; returns the instant of the commit. */
   public String users(Row... rows) {
     return HudiTables.upsert(usersPath, "users", "MERGE_ON_READ", "user_id", USERS, writeOptions, rows);

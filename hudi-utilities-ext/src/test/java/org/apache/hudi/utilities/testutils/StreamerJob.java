@@ -131,9 +131,14 @@ public final class StreamerJob {
     return this;
   }
 
+  /** The properties file that {@link #arguments()} writes and names (for tools that run beside the job). */
+  public Path propertiesFile() {
+    return dir.resolve("job.properties");
+  }
+
   /** The HoodieStreamer arguments, after writing the properties and SQL files they name. */
   public String[] arguments() {
-    Path propsFile = dir.resolve("job.properties");
+    Path propsFile = propertiesFile();
     Map<String, String> all = new LinkedHashMap<>(properties);
     if (sql != null) {
       Path sqlFile = dir.resolve("transform.sql");
