@@ -19,8 +19,6 @@
 package org.apache.hudi.utilities.benchmarks;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hudi.common.config.TypedProperties;
@@ -98,34 +96,23 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
 
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>(Map.of("file.mib", "1", "runs", "3", "batch.runs", "1"));
-    List<Integer> sizes = new ArrayList<>();
-    for (String arg : args) {
-      if (arg.contains("=")) {
-        options.put(arg.substring(0, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-      } else {
-        sizes.add(Integer.parseInt(arg));
-      }
-    }
-    if (sizes.isEmpty()) {
-      sizes.add(500_000);
-    }
+    SizesAndOptions options = SizesAndOptions.parse(args, 500_000, Map.of("file.mib", "1", "runs", "3", "batch.runs", "1"));
     SparkSession spark = LocalSpark.start("exact-join-deletes-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     ResultTable table = new ResultTable("orders", "users", "file MiB", "rows PREV/SNAP", "rows CDC",
         "PREV/SNAP ms", "CDC ms", "full join ms", "PREV/SNAP / CDC", "SNAP+PREV files read PREV/SNAP",
         "SNAP files read CDC", "source files", "PREV/SNAP batch ms", "CDC batch ms", "full batch ms",
         "full / CDC batch");
-    for (int orders : sizes) {
-      for (String fileMib : options.get("file.mib").split(",")) {
+    for (int orders : options.sizes()) {
+      for (String fileMib : options.option("file.mib").split(",")) {
         try (WorkDirectory dir = WorkDirectory.create("exact-join-deletes-" + orders)) {
           new Setup(spark, jsc, dir, orders, Integer.parseInt(fileMib))
-              .measure(Integer.parseInt(options.get("runs")), Integer.parseInt(options.get("batch.runs")), table);
+              .measure(options.intOption("runs"), options.intOption("batch.runs"), table);
         }
       }
     }
     out.println("Delete-aware exact join: PREV/SNAP anti-joins vs CDC deltas vs recomputing the join (median of "
-        + options.get("runs") + " interleaved runs after one warm-up, batches of " + options.get("batch.runs")
+        + options.option("runs") + " interleaved runs after one warm-up, batches of " + options.option("batch.runs")
         + "; sources COPY_ON_WRITE, non-partitioned, change data kept, metadata table and column stats on; snapshot "
         + "pushdown at its default; local[2])");
     out.println(table);

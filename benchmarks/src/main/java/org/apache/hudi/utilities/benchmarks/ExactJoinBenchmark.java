@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -83,20 +82,10 @@ final class ExactJoinBenchmark implements Benchmark {
 
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>(Map.of("file.mib", "1,0", "runs", "3", "batch.runs", "3"));
-    List<Integer> sizes = new ArrayList<>();
-    for (String arg : args) {
-      if (arg.contains("=")) {
-        options.put(arg.substring(0, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-      } else {
-        sizes.add(Integer.parseInt(arg));
-      }
-    }
-    if (sizes.isEmpty()) {
-      sizes.add(500_000);
-    }
-    int runs = Integer.parseInt(options.get("runs"));
-    int batchRuns = Integer.parseInt(options.get("batch.runs"));
+    SizesAndOptions options = SizesAndOptions.parse(args, 500_000,
+        Map.of("file.mib", "1,0", "runs", "3", "batch.runs", "3"));
+    int runs = options.intOption("runs");
+    int batchRuns = options.intOption("batch.runs");
     SparkSession spark = LocalSpark.start("exact-join-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     ResultTable table = new ResultTable("orders", "users", "file MiB", "delta rows", "recipe ms", "recipe ms pushdown",
@@ -104,8 +93,8 @@ final class ExactJoinBenchmark implements Benchmark {
         "recipe batch ms", "recipe batch ms pushdown", "full batch ms", "full / recipe batch pushdown");
     ResultTable breakdown = new ResultTable("orders", "file MiB", "phase of a recipe batch", "ms", "ms pushdown");
     String plan = null;
-    for (int orders : sizes) {
-      for (String fileMib : options.get("file.mib").split(",")) {
+    for (int orders : options.sizes()) {
+      for (String fileMib : options.option("file.mib").split(",")) {
         try (WorkDirectory dir = WorkDirectory.create("exact-join-" + orders)) {
           String measured = new Setup(spark, jsc, dir, orders, Integer.parseInt(fileMib))
               .measure(runs, batchRuns, table, breakdown);
