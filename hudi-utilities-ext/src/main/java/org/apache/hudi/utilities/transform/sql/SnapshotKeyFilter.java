@@ -83,17 +83,19 @@ public final class SnapshotKeyFilter {
     if (maxKeys == 0) {
       return Option.empty();
     }
-    Option<StructField> snapshotField = field(snapshot.schema(), Collections.singletonList(join.snapshotColumn()));
-    Option<StructField> deltaField = field(delta.schema(), join.deltaField());
+    Option<StructField> snapshotField = fieldPath(snapshot.schema(), Collections.singletonList(join.snapshotColumn()))
+        .map(SnapshotKeyFilter::last);
+    Option<List<StructField>> deltaPath = fieldPath(delta.schema(), join.deltaField());
+    Option<StructField> deltaField = deltaPath.map(SnapshotKeyFilter::last);
     if (!snapshotField.isPresent() || !deltaField.isPresent()
         || !snapshotField.get().dataType().equals(deltaField.get().dataType())
         || !comparesExactly(snapshotField.get().dataType())) {
       LOG.info("Reading snapshot of {} in full: no key pushdown for columns {} and {}", join, snapshotField, deltaField);
       return Option.empty();
     }
-    List<String> deltaPath = resolvedPath(delta.schema(), join.deltaField());
-    DeltaKeys keys = keysByDeltaField.computeIfAbsent(join.deltaView() + "." + String.join(".", deltaPath),
-        field -> deltaKeys(delta, quoted(deltaPath)));
+    List<String> deltaNames = deltaPath.get().stream().map(StructField::name).collect(Collectors.toList());
+    DeltaKeys keys = keysByDeltaField.computeIfAbsent(join.deltaView() + "." + String.join(".", deltaNames),
+        field -> deltaKeys(delta, quoted(deltaNames)));
     Column snapshotKey = quoted(Collections.singletonList(snapshotField.get().name()));
     if (keys.values.isPresent()) {
       LOG.info("Reading snapshot of {} for the delta's {} distinct keys", join, keys.values.get().size());
@@ -144,32 +146,32 @@ public final class SnapshotKeyFilter {
         || type.equals(DataTypes.DateType) || type.equals(DataTypes.TimestampType);
   }
 
-  /** The field at {@code path} (a column, then nested field names), matched without regard to case as Spark does. */
-  private static Option<StructField> field(StructType schema, List<String> path) {
+  /**
+   * The fields along {@code path} (a column, then nested field names), matched without regard to case as Spark does,
+   * as the schema spells them; empty if the path does not resolve.
+   */
+  private static Option<List<StructField>> fieldPath(StructType schema, List<String> path) {
     for (StructField field : schema.fields()) {
       if (field.name().toLowerCase(Locale.ROOT).equals(path.get(0).toLowerCase(Locale.ROOT))) {
         if (path.size() == 1) {
-          return Option.of(field);
+          return Option.of(Collections.singletonList(field));
         }
-        return field.dataType() instanceof StructType
-            ? field((StructType) field.dataType(), path.subList(1, path.size())) : Option.empty();
+        if (!(field.dataType() instanceof StructType)) {
+          return Option.empty();
+        }
+        return fieldPath((StructType) field.dataType(), path.subList(1, path.size())).map(rest -> {
+          List<StructField> fields = new ArrayList<>();
+          fields.add(field);
+          fields.addAll(rest);
+          return fields;
+        });
       }
     }
     return Option.empty();
   }
 
-  /** The names of the fields at {@code path} as the schema spells them; the path must resolve. */
-  private static List<String> resolvedPath(StructType schema, List<String> path) {
-    List<String> names = new ArrayList<>();
-    StructType level = schema;
-    for (String name : path) {
-      StructField field = field(level, Collections.singletonList(name)).get();
-      names.add(field.name());
-      if (field.dataType() instanceof StructType) {
-        level = (StructType) field.dataType();
-      }
-    }
-    return names;
+  private static StructField last(List<StructField> fields) {
+    return fields.get(fields.size() - 1);
   }
 
   private static Column quoted(List<String> path) {
