@@ -131,7 +131,7 @@ run_streamer() {
     /opt/hudi-ext/slim-bundle/hudi-utilities-slim-bundle-rebuilt_2.12-0.1.0-SNAPSHOT.jar \
     "${STREAMER_ARGS[@]}" \
     --hoodie-conf hoodie.write.commit.callback.on=true \
-    --hoodie-conf hoodie.write.commit.callback.class=org.apache.hudi.utilities.freshness.FreshnessCommitCallback \
+    --hoodie-conf hoodie.write.commit.callback.class=org.apache.hudi.utilities.callback.FreshnessCommitCallback \
     --hoodie-conf hoodie.metrics.on=true \
     --hoodie-conf hoodie.metrics.reporter.type=PROMETHEUS_PUSHGATEWAY \
     --hoodie-conf hoodie.metrics.pushgateway.host=pushgateway \

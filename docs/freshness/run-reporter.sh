@@ -32,4 +32,4 @@ if [[ ! -s "${PLUGIN_JAR}" || ! -s "${DEPLOYMENT_CP_FILE}" ]]; then
 fi
 
 exec java ${REPORTER_JAVA_OPTS:--Xmx1g} -cp "${PLUGIN_JAR}:$(cat "${DEPLOYMENT_CP_FILE}")" \
-  org.apache.hudi.utilities.freshness.FreshnessReporterCli "$@"
+  org.apache.hudi.utilities.cli.FreshnessReporterCli "$@"

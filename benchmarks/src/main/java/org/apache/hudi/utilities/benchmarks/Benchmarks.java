@@ -18,9 +18,10 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hudi.common.util.Option;
 
 /**
  * Entry point of {@code benchmarks/run.sh <name> [args]}. A new benchmark is a new {@link Benchmark} class added to

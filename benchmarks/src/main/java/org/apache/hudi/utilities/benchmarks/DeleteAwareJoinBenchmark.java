@@ -18,19 +18,21 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
-import java.io.PrintStream;
-import java.util.List;
-import java.util.Map;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.InputBatch;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
 
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.noop;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.ordersSql;

@@ -18,7 +18,38 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
+import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+import org.apache.hudi.utilities.freshness.FreshnessHistory;
+import org.apache.hudi.utilities.freshness.FreshnessState;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.hudi014.FreshnessReporter;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,34 +62,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
-import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.model.WriteOperationType;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
-import org.apache.hudi.utilities.freshness.FreshnessHistory;
-import org.apache.hudi.utilities.freshness.FreshnessState;
-import org.apache.hudi.utilities.freshness.PipelineFreshness;
-import org.apache.hudi.utilities.freshness.PipelineSpec;
-import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
-import org.apache.hudi.utilities.hudi014.FreshnessReporter;
-import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.streamer.HoodieStreamer;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Cost of source freshness: the commit callback per Streamer commit with 1 and 8 Hudi sources, as a ratio to the
@@ -162,7 +165,7 @@ final class FreshnessBenchmark implements Benchmark {
 
   /** A callback that failed would be cheap: only a recorded measurement counts. */
   private static void checkRecorded(Configuration conf, String target, String commit) throws Exception {
-    List<JsonNode> newest = FreshnessHistory.open(target + "/" + PipelineSpec.DEFAULT_HISTORY_FOLDER, 1000, conf)
+    List<JsonNode> newest = FreshnessHistory.open(target + "/" + HoodieFreshnessConfig.DEFAULT_HISTORY_FOLDER, 1000, conf)
         .newest(1);
     if (newest.isEmpty() || !commit.equals(newest.get(0).path("commit").asText())) {
       throw new IllegalStateException("Cannot time the freshness callback of commit " + commit + " of " + target

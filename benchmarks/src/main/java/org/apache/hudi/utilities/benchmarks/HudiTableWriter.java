@@ -18,14 +18,16 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Writes the source tables of every benchmark: COPY_ON_WRITE unless told otherwise, non-partitioned, ordered by a {@code ts} column, each

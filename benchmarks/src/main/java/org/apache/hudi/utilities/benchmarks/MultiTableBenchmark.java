@@ -18,6 +18,21 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.sources.HoodieIncrSource;
+import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.hudi.utilities.transform.SqlFileBasedTransformer;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -32,19 +47,6 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.WriteOperationType;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.sources.HoodieIncrSource;
-import org.apache.hudi.utilities.sources.InputBatch;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
-import org.apache.hudi.utilities.transform.SqlFileBasedTransformer;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * The multi-table source measured side by side, each figure also as a ratio so that machine noise cancels:

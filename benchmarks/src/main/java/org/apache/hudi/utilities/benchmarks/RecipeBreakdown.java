@@ -18,11 +18,6 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
@@ -31,11 +26,18 @@ import org.apache.hudi.utilities.hudi014.TableSnapshot;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.InputBatch;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.QueryExecution;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Where one batch of the exact-join recipe spends its time, phase by phase, each phase timed on its own (median of

@@ -18,6 +18,22 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.sources.HoodieIncrSource;
+import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.testutils.S3ProxyServer;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.hudi.utilities.transform.SqlFileBasedTransformer;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -30,20 +46,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.WriteOperationType;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.sources.HoodieIncrSource;
-import org.apache.hudi.utilities.sources.InputBatch;
-import org.apache.hudi.utilities.testutils.S3ProxyServer;
-import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
-import org.apache.hudi.utilities.transform.SqlFileBasedTransformer;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * The multi-table source on object storage: S3 through Hadoop's S3A, served by S3Proxy in its own JVM.

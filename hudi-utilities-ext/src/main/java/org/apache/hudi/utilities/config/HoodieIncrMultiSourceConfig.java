@@ -25,8 +25,6 @@ import org.apache.hudi.common.config.HoodieConfig;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.hive.MultiPartKeysValueExtractor;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
-import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 
 import javax.annotation.concurrent.Immutable;
 

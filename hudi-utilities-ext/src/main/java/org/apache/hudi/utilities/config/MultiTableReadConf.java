@@ -21,7 +21,6 @@ package org.apache.hudi.utilities.config;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 
 import java.time.Duration;
 import java.util.Collections;

@@ -18,6 +18,12 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,10 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
-import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Measures every source of a pipeline against a stored checkpoint: splits the checkpoint into per-source positions,

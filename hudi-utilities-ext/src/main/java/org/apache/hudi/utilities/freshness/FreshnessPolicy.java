@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -27,7 +29,7 @@ import java.util.Objects;
 public final class FreshnessPolicy {
 
   /** Lag beyond this is reported as this: an idle pipeline is "very late", not "years late" on a dashboard. */
-  public static final Duration DEFAULT_LAG_CAP = Duration.ofDays(7);
+  public static final Duration DEFAULT_LAG_CAP = Duration.ofMinutes(HoodieFreshnessConfig.LAG_CAP_MINUTES.defaultValue());
 
   private final Duration sla;
   private final Duration lagCap;

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.freshness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -18,13 +18,17 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
+
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +112,18 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   /** The same metrics restricted to one pipeline: what is pushed to the pushgateway under that pipeline's group. */
   public MultiCollector of(String pipeline) {
     return new LabelledFreshnessMetrics(all, pipeline);
+  }
+
+  /**
+   * Serves these metrics over HTTP (path {@code /metrics}), for Prometheus to scrape without a pushgateway.
+   *
+   * @param port 0 for a free port
+   * @return the running server; close it to stop
+   */
+  public HTTPServer serve(String host, int port) throws IOException {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(this);
+    return HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart();
   }
 
   @Override

@@ -20,11 +20,12 @@ package org.apache.hudi.utilities.freshness;
 
 import io.prometheus.metrics.exporter.pushgateway.Format;
 import io.prometheus.metrics.exporter.pushgateway.PushGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Pushes a pipeline's labelled metrics to the pushgateway its settings name, in the group {@code job}, {@code pipeline},

@@ -18,6 +18,9 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +29,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 
 /**
  * One measurement of every source of a pipeline against the checkpoint of one target commit.

@@ -18,6 +18,10 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +29,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
-import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
 
 /**
  * A Streamer pipeline as freshness sees it: a target table, its sources, the grammar of its checkpoint, its SLA and
@@ -37,11 +38,6 @@ import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
 public final class PipelineSpec {
 
   /** Where history goes by default, under the target's base path: Hudi's auxiliary folder. */
-  public static final String DEFAULT_HISTORY_FOLDER = ".hoodie/.aux/freshness";
-  public static final int DEFAULT_HISTORY_MAX_ENTRIES = 1000;
-  public static final String DEFAULT_PUSHGATEWAY_JOB = "hudi_freshness";
-  public static final Duration DEFAULT_KAFKA_POLL_TIMEOUT = Duration.ofMillis(500);
-  public static final Duration DEFAULT_KAFKA_METADATA_TIMEOUT = Duration.ofSeconds(5);
 
   private final String name;
   private final String basePath;
@@ -140,17 +136,18 @@ public final class PipelineSpec {
     private MultiTableCheckpointManager checkpoints;
     private FreshnessPolicy policy = FreshnessPolicy.of(HoodieFreshnessConfig.Mode.STREAMING.defaultSla(),
         FreshnessPolicy.DEFAULT_LAG_CAP);
-    private Duration kafkaPollTimeout = DEFAULT_KAFKA_POLL_TIMEOUT;
-    private Duration kafkaMetadataTimeout = DEFAULT_KAFKA_METADATA_TIMEOUT;
+    private Duration kafkaPollTimeout = Duration.ofMillis(HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS.defaultValue());
+    private Duration kafkaMetadataTimeout = Duration.ofMillis(
+        HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS.defaultValue());
     private String historyPath;
-    private int historyMaxEntries = DEFAULT_HISTORY_MAX_ENTRIES;
+    private int historyMaxEntries = HoodieFreshnessConfig.HISTORY_MAX_ENTRIES.defaultValue();
     private String pushgatewayAddress;
-    private String pushgatewayJob = DEFAULT_PUSHGATEWAY_JOB;
+    private String pushgatewayJob = HoodieFreshnessConfig.PUSHGATEWAY_JOB.defaultValue();
 
     private Builder(String name, String basePath) {
       this.name = requireText(name, "name");
       this.basePath = stripTrailingSlash(requireText(basePath, "base path"));
-      this.historyPath = this.basePath + "/" + DEFAULT_HISTORY_FOLDER;
+      this.historyPath = this.basePath + "/" + HoodieFreshnessConfig.DEFAULT_HISTORY_FOLDER;
     }
 
     public Builder policy(FreshnessPolicy value) {

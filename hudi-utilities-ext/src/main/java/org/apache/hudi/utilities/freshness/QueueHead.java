@@ -18,9 +18,10 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+
 import java.time.Instant;
 import java.util.Objects;
-import org.apache.hudi.common.util.Option;
 
 /**
  * What a probe saw after a source's checkpoint: whether data waits, since when the oldest of it has been visible,

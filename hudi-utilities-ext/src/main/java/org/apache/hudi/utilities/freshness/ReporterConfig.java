@@ -18,14 +18,21 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLES;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PATH;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTable;
+import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.utilities.config.ConfigValues;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+import org.apache.hudi.utilities.config.KafkaSourceConfig;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -40,16 +47,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.Path;
-import org.apache.hudi.common.config.ConfigProperty;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.utilities.config.ConfigValues;
-import org.apache.hudi.utilities.config.KafkaSourceConfig;
-import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLES;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PATH;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTable;
 
 /**
  * The reporter's YAML file: the metrics settings shared by all pipelines and the pipelines to watch. Each pipeline

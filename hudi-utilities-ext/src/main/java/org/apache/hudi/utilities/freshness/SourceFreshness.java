@@ -18,12 +18,13 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import org.apache.hudi.common.util.Option;
 
 /**
  * The freshness of one source of a pipeline at one moment: how long its oldest data not yet committed to the target

@@ -18,11 +18,13 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import org.apache.hudi.common.util.Option;
 
 /**
  * What {@link StatusRules} needs of one measurement of one source: when, where the pipeline stood, whether data

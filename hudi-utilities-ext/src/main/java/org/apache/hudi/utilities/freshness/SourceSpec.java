@@ -18,11 +18,12 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.apache.hudi.common.util.Option;
 
 /**
  * One source of a pipeline, named as in the target's checkpoint.

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.freshness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

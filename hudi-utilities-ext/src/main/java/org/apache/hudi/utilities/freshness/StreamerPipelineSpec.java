@@ -18,34 +18,36 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.HISTORY_ENABLE;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.HISTORY_MAX_ENTRIES;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.HISTORY_PATH;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.KAFKA_CONSUMER_PROPS_PREFIX;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.LAG_CAP_MINUTES;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.MODE;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PIPELINE_NAME;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PUSHGATEWAY_ADDRESS;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.PUSHGATEWAY_JOB;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.SLA_MINUTES;
-import static org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.STATUS_WINDOW_MINUTES;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.utilities.config.ConfigValues;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.config.HoodieIncrSourceConfig;
+import org.apache.hudi.utilities.config.KafkaSourceConfig;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+
+import org.apache.hadoop.fs.Path;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.fs.Path;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.utilities.config.ConfigValues;
-import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
-import org.apache.hudi.utilities.config.HoodieIncrSourceConfig;
-import org.apache.hudi.utilities.config.KafkaSourceConfig;
-import org.apache.hudi.utilities.config.MultiTableReadConf;
-import org.apache.hudi.utilities.config.SourceTable;
-import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
+
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.HISTORY_ENABLE;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.HISTORY_MAX_ENTRIES;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.HISTORY_PATH;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_CONSUMER_PROPS_PREFIX;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.LAG_CAP_MINUTES;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.MODE;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.PIPELINE_NAME;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.PUSHGATEWAY_ADDRESS;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.PUSHGATEWAY_JOB;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.SLA_MINUTES;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.STATUS_WINDOW_MINUTES;
 
 /**
  * The one parser of a pipeline's freshness settings: from the properties of a Streamer job, as its writer (and so the
@@ -76,7 +78,7 @@ public final class StreamerPipelineSpec {
     sources(props, builder, cannot);
     if (ConfigValues.booleanValue(props, HISTORY_ENABLE, cannot)) {
       builder.historyPath(ConfigValues.raw(props, HISTORY_PATH)
-          .orElse(basePath.replaceAll("/+$", "") + "/" + PipelineSpec.DEFAULT_HISTORY_FOLDER));
+          .orElse(basePath.replaceAll("/+$", "") + "/" + HoodieFreshnessConfig.DEFAULT_HISTORY_FOLDER));
       builder.historyMaxEntries(ConfigValues.positiveInt(props, HISTORY_MAX_ENTRIES, cannot));
     } else {
       builder.historyPath(null);

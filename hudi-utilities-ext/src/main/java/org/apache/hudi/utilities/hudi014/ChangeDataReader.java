@@ -26,10 +26,10 @@ import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.cdc.HoodieCDCUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.exception.TableNotFoundException;
+import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
-import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 
 import org.apache.hadoop.conf.Configuration;

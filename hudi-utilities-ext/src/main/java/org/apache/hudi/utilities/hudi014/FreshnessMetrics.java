@@ -18,10 +18,6 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
 // The Hudi 0.14 bundles relocate Dropwizard metrics: Hudi's registry is of the relocated type.
 import org.apache.hudi.com.codahale.metrics.Gauge;
 import org.apache.hudi.com.codahale.metrics.MetricRegistry;
@@ -31,6 +27,11 @@ import org.apache.hudi.metrics.Metrics;
 import org.apache.hudi.utilities.freshness.MetricNames;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Publishes freshness through Hudi 0.14's metrics system ({@code hoodie.metrics.*}), into the registry of the target's

@@ -18,12 +18,6 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import java.io.IOException;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Collections;
-import java.util.Objects;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
@@ -40,9 +34,17 @@ import org.apache.hudi.utilities.freshness.QueueProbe;
 import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.StatusRules;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Objects;
 
 /**
  * Measures a pipeline on Hudi 0.14 and records the result where operators look: its metrics and its history. Hudi

@@ -18,14 +18,16 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.freshness.QueueHead;
 import org.apache.hudi.utilities.freshness.QueueProbe;
+
+import org.apache.hadoop.conf.Configuration;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * What waits in a Hudi source table after an instant position, on Hudi 0.14: the completed instants after it on the

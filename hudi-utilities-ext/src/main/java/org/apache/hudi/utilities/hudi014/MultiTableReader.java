@@ -23,12 +23,12 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.config.AlignmentMode;
+import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
-import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 import org.apache.hudi.utilities.sources.multi.ParallelTableTasks;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
@@ -101,7 +101,7 @@ public final class MultiTableReader {
     }
 
     /** A table's timeline; empty if its path holds no Hudi table. */
-    Option<SourceTimeline> of(String table) {
+    public Option<SourceTimeline> of(String table) {
       checkArgument(byTable.containsKey(table), () -> "Cannot find the timeline of table '" + table + "' in this batch");
       return byTable.get(table);
     }

@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTimelineTimeZone;
+import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -29,6 +30,7 @@ import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.exception.HoodieIOException;
 import org.apache.hudi.exception.TableNotFoundException;
+import org.apache.hudi.utilities.sources.multi.WrittenData;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -42,6 +44,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Collection;
 
 /**
  * One source table's timeline as loaded once for one batch, on Hudi 0.14: its meta client, its completed commits
@@ -146,6 +149,25 @@ public final class SourceTimeline {
       throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", commit,
           metaClient.getBasePath()), e);
     }
+  }
+
+  /**
+   * What some of the completed commits wrote, from their commit metadata; instants not among the completed commits
+   * count nothing.
+   *
+   * @throws HoodieIOException if a commit's metadata cannot be read
+   */
+  public WrittenData writtenBy(Collection<String> instants) {
+    WrittenData written = WrittenData.NONE;
+    for (HoodieInstant instant : completed.getInstants()) {
+      if (instants.contains(instant.getTimestamp())) {
+        for (HoodieWriteStat stat : commitMetadata(instant).getWriteStats()) {
+          written = written.plus(new WrittenData(1, stat.getTotalWriteBytes(),
+              stat.getNumInserts() + stat.getNumUpdateWrites() + stat.getNumDeletes()));
+        }
+      }
+    }
+    return written;
   }
 
   /** The first completed instant of the active timeline; empty if there is none. */

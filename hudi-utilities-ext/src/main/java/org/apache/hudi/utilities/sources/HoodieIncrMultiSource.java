@@ -20,21 +20,16 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
-import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
-import org.apache.hudi.utilities.checkpoint.ResumePositions;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.hudi014.MultiTableReader;
-import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
 import org.apache.hudi.utilities.hudi014.RetentionGuard;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
-import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -77,7 +72,6 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   private final MultiTableReadConf conf;
   private final List<SourceTable> tables;
-  private final MultiTableCheckpointManager checkpoints;
   private final MultiTableReader tableReads;
   private final RetentionGuard retentionGuard;
   private final Option<HoodieIngestionMetrics> metrics;
@@ -100,7 +94,6 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     super(props, sparkContext, sparkSession, schemaProvider, SourceType.ROW);
     this.conf = MultiTableReadConf.from(props);
     this.tables = conf.tables();
-    this.checkpoints = conf.checkpoints();
     this.tableReads = new MultiTableReader(props, conf, sparkContext, sparkSession, clock);
     this.retentionGuard = new RetentionGuard(conf);
     this.metrics = metrics;
@@ -108,32 +101,25 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   @Override
   protected InputBatch<Dataset<Row>> fetchNewData(Option<String> lastCkptStr, long sourceLimit) {
-    BatchTimelines timelines = tableReads.loadTimelines();
-    ResumePositions resume = ResumePositions.resolve(conf, lastCkptStr, this::storedCheckpoint,
-        timelines::latestCompletedInstant);
-    if (resume.malformedEntries() > 0) {
-      malformedEntries += resume.malformedEntries();
+    IncrMultiBatch batch = IncrMultiBatch.resume(conf, tableReads, lastCkptStr, this::storedCheckpoint);
+    int malformed = batch.resumePositions().malformedEntries();
+    if (malformed > 0) {
+      malformedEntries += malformed;
       publish(MALFORMED_ENTRIES_METRIC, malformedEntries);
     }
-    resume.checkNoPositionLost();
-    MultiTableCheckpoint previous = resume.positions();
-    retentionGuard.check(timelines, previous).forEach(this::publish);
-    List<TableBatch> batches = tableReads.read(timelines, previous);
-    batches.forEach(batch -> publish(batch.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC, batch.skipped() ? 1 : 0));
-    MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
-    MultiTableCheckpoint nextPositions = checkpoints.merge(previous, advanced);
-    String next = checkpoints.format(nextPositions);
-    if (advanced.isEmpty() && next.equals(lastCkptStr.orElse(""))) {
-      LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), next);
+    batch.check(retentionGuard).forEach(this::publish);
+    IncrMultiBatch.Outcome outcome = batch.read();
+    outcome.batches().forEach(read -> publish(read.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC,
+        read.skipped() ? 1 : 0));
+    if (outcome.caughtUp()) {
+      LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), outcome.checkpoint());
       return new InputBatch<>(Option.empty(), lastCkptStr.orElse(null));
     }
-    // With nothing read but positions moved (an override, a table removed), the commit still records the move.
-    LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", advanced.tables(), next, lastCkptStr.orElse(""));
-    CarrierManifest manifest = new CarrierManifest(conf.tableNames(), resume.storedOrder(), previous.positions(),
-        nextPositions.positions());
-    Dataset<Row> carrier = MultiDatasetCarrier.pack(batches.stream().map(TableBatch::rows).collect(Collectors.toList()),
-        manifest);
-    return new InputBatch<>(Option.of(carrier), next, new InputBatch.NullSchemaProvider());
+    LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", outcome.advanced().tables(),
+        outcome.checkpoint(), lastCkptStr.orElse(""));
+    Dataset<Row> carrier = MultiDatasetCarrier.pack(outcome.batches().stream().map(TableBatch::rows)
+        .collect(Collectors.toList()), outcome.manifest());
+    return new InputBatch<>(Option.of(carrier), outcome.checkpoint(), new InputBatch.NullSchemaProvider());
   }
 
   private Option<String> storedCheckpoint() {

@@ -20,8 +20,6 @@ package org.apache.hudi.utilities.config;
 
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
-import org.apache.hudi.utilities.sources.multi.DeltaFormat;
 
 import org.junit.jupiter.api.Test;
 

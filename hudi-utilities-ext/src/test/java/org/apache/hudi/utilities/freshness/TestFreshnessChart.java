@@ -18,9 +18,15 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.cli.FreshnessReporterCli;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
 
 import java.awt.Color;
 import java.awt.image.BufferedImage;
@@ -34,11 +40,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import javax.imageio.ImageIO;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The chart command draws a pipeline's history: a PNG of the asked size in which each source's line and the SLA line
@@ -56,7 +61,7 @@ class TestFreshnessChart {
   @Test
   void drawsTheLagOfEachSourceAndTheSlaLineAsAPngOfTheAskedSize() throws Exception {
     String target = dir.resolve("joined").toUri().toString();
-    FreshnessHistory history = FreshnessHistory.open(target + "/" + PipelineSpec.DEFAULT_HISTORY_FOLDER, 100,
+    FreshnessHistory history = FreshnessHistory.open(target + "/" + HoodieFreshnessConfig.DEFAULT_HISTORY_FOLDER, 100,
         new Configuration());
     // orders falls behind by 10 minutes every 10 minutes, past the SLA; users stays caught up.
     for (int minutes = 0; minutes <= 90; minutes += 10) {

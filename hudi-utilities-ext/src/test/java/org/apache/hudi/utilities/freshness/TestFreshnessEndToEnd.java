@@ -18,19 +18,35 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.order;
-import static org.apache.hudi.utilities.testutils.HudiTables.user;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.hudi.utilities.callback.FixedClockFreshnessCallback;
+import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
+import org.apache.hudi.utilities.cli.FreshnessReporterCli;
+import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
+import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
+import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
+import org.apache.hudi.utilities.hudi014.SourceTimeline;
+import org.apache.hudi.utilities.schema.FilebasedSchemaProvider;
+import org.apache.hudi.utilities.sources.JsonKafkaSource;
+import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -46,25 +62,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
-import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
-import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
-import org.apache.hudi.utilities.hudi014.SourceTimeline;
-import org.apache.hudi.utilities.schema.FilebasedSchemaProvider;
-import org.apache.hudi.utilities.sources.JsonKafkaSource;
-import org.apache.hudi.utilities.streamer.HoodieStreamer;
-import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
-import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Freshness as operators see it: the callback fired by real Streamer commits (multi-table Hudi and Kafka sources),

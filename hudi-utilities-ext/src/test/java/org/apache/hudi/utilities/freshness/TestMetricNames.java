@@ -18,15 +18,17 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Metric names and the values of a measurement: Prometheus-style names, per-source name parts, no value for the

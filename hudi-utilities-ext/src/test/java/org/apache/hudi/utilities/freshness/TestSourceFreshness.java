@@ -18,15 +18,17 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig.Mode;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.time.Duration;
-import java.time.Instant;
-import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig.Mode;
-import org.junit.jupiter.api.Test;
 
 /**
  * Lag, clock skew, caps and SLA ratios of one source: the arithmetic every observer shares.

@@ -18,12 +18,22 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.freshness.testutils.Prometheus;
+import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
@@ -34,17 +44,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.utilities.freshness.PipelineSpec;
-import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
-import org.apache.hudi.utilities.freshness.testutils.Prometheus;
-import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The labelled metrics where operators look: a real Prometheus scrapes both the pushgateway the reporter pushes to and
@@ -85,7 +87,7 @@ class TestFreshnessInPrometheus {
       FreshnessReporter reporter = new FreshnessReporter(Clock.fixed(now, ZoneOffset.UTC), CONF, Map.of(), 10);
       assertEquals(1, reporter.reportOnce(List.of(pipeline)).size());
 
-      try (HTTPServer endpoint = reporter.serve("127.0.0.1", 0);
+      try (HTTPServer endpoint = reporter.labelledMetrics().serve("127.0.0.1", 0);
            Prometheus prometheus = Prometheus.start(dir, List.of("127.0.0.1:" + pushgateway.port(),
                "127.0.0.1:" + endpoint.getPort()), List.of(RULES))) {
         String pushed = "job=\"hudi_freshness\",observer=\"reporter\"";

@@ -18,15 +18,6 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.order;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Duration;
-import java.time.Instant;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.utilities.freshness.FreshnessPolicy;
 import org.apache.hudi.utilities.freshness.FreshnessState;
@@ -35,9 +26,20 @@ import org.apache.hudi.utilities.freshness.SourceFreshness;
 import org.apache.hudi.utilities.freshness.SourceKind;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * What waits in a real Hudi 0.14 source table after a position, and since when: the completion time of the pending

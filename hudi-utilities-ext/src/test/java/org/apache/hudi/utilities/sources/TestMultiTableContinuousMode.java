@@ -20,14 +20,14 @@ package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.HoodieClusteringJob;
-import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
+import org.apache.hudi.utilities.config.AlignmentMode;
+import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.freshness.MetricNames;
 import org.apache.hudi.utilities.freshness.SourceKind;
-import org.apache.hudi.utilities.freshness.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.hudi014.SourceRetention;
 import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.SourceModel;

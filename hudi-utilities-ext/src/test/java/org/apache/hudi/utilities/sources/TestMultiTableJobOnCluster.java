@@ -18,9 +18,9 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.faults.CrashPoint;
 import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesS3AFileSystem;
-import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.testutils.Deployment;
 import org.apache.hudi.utilities.testutils.HudiTables;

@@ -18,7 +18,7 @@
 
 package org.apache.hudi.utilities.sources;
 
-import org.apache.hudi.utilities.freshness.FreshnessCommitCallback;
+import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
 import org.apache.hudi.utilities.testutils.HudiTables;

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.config.AlignmentMode;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 
 import java.time.Clock;

@@ -18,8 +18,8 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
-import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.exception.HoodieException;
+import org.apache.hudi.utilities.config.SourceTable;
 
 import org.apache.spark.sql.SparkSession;
 

@@ -18,7 +18,6 @@
 
 package org.apache.hudi.utilities.freshness.testutils;
 
-import java.io.StringWriter;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -26,6 +25,8 @@ import org.apache.logging.log4j.core.appender.WriterAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.layout.PatternLayout;
+
+import java.io.StringWriter;
 
 /**
  * Everything logged at INFO and above, by any logger (Kafka's and Hudi's included), while it is open: proves what

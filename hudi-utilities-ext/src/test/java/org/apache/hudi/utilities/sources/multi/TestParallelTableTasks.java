@@ -18,9 +18,9 @@
 
 package org.apache.hudi.utilities.sources.multi;
 
+import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
-import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
 import org.apache.spark.sql.SparkSession;

@@ -16,24 +16,22 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.hudi014;
+package org.apache.hudi.utilities.cli;
 
+// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
+import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.UtilHelpers;
 import org.apache.hudi.utilities.checkpoint.CheckpointOverride;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
-
-// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
-import org.apache.hudi.com.beust.jcommander.JCommander;
-import org.apache.hudi.com.beust.jcommander.Parameter;
-import org.apache.hudi.com.beust.jcommander.ParameterException;
+import org.apache.hudi.utilities.hudi014.SourceRetention;
+import org.apache.hudi.utilities.hudi014.SourceTimeline;
+import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 
 import java.io.PrintStream;
 import java.time.Clock;
@@ -45,13 +43,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The checkpoint tools on Hudi 0.14, the body of {@code CheckpointCli}: {@code show} prints a target's stored
- * checkpoint per table (position, its age, whether it is on the source's active timeline, whether the source's cleaner
- * still keeps what the next batch reads, and the retention headroom); {@code override} prints the {@code --checkpoint}
- * value that moves some tables and keeps the others at their stored positions. Both read the job's own properties
- * file and write nothing.
+ * The checkpoint tools of a multi-table pipeline: show a target's stored checkpoint per table, and build the
+ * {@code --checkpoint} override that moves some tables while keeping the others. Reads only; writes nothing.
+ *
+ * <pre>
+ * java -cp &lt;Hudi bundles, Spark's jars, this plugin&gt; org.apache.hudi.utilities.cli.CheckpointCli \
+ *   show --props job.properties --target-base-path s3a://lake/joined
+ * java -cp ... org.apache.hudi.utilities.cli.CheckpointCli \
+ *   override --props job.properties --target-base-path s3a://lake/joined --set users=LATEST
+ * </pre>
  */
-public final class CheckpointTool {
+public final class CheckpointCli {
 
   /** Command line options. */
   static final class Options {
@@ -66,17 +68,18 @@ public final class CheckpointTool {
 
     @Parameter(names = "--set", description = "With override: <table>=<instant|LATEST|EARLIEST>, repeatable")
     List<String> moves = new ArrayList<>();
-
-    @Parameter(names = {"--help", "-h"}, help = true)
-    boolean help = false;
   }
 
   private final Configuration hadoopConf;
   private final Clock clock;
 
-  CheckpointTool(Configuration hadoopConf, Clock clock) {
+  private CheckpointCli(Configuration hadoopConf, Clock clock) {
     this.hadoopConf = hadoopConf;
     this.clock = clock;
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, Clock.systemUTC(), new Configuration()));
   }
 
   /**
@@ -87,36 +90,29 @@ public final class CheckpointTool {
    */
   public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) {
     Options options = new Options();
-    JCommander commander = JCommander.newBuilder().addObject(options).programName("checkpoint-tool").build();
-    try {
-      commander.parse(args);
-    } catch (ParameterException e) {
-      out.println("Cannot run the checkpoint tool: " + e.getMessage() + " (see --help)");
-      return 2;
-    }
-    if (options.help) {
-      commander.usage();
-      return 0;
+    Option<Integer> stop = CommandLine.parse("checkpoint-tool", "run the checkpoint tool", options, args, out);
+    if (stop.isPresent()) {
+      return stop.get();
     }
     String command = options.command.size() == 1 ? options.command.get(0) : "";
     if (!command.equals("show") && !command.equals("override")) {
       out.println("Cannot run the checkpoint tool: the command is " + options.command + ", not one of show, override "
           + "(see --help)");
-      return 2;
+      return CommandLine.BAD_ARGUMENTS;
     }
     try {
-      TypedProperties props = UtilHelpers.readConfig(hadoopConf, new Path(options.props), Collections.emptyList())
-          .getProps();
+      TypedProperties props = CommandLine.readStreamerProps(hadoopConf, options.props, Collections.emptyList(),
+          "run the checkpoint tool");
       MultiTableReadConf conf = MultiTableReadConf.from(props);
-      CheckpointTool tool = new CheckpointTool(hadoopConf, clock);
+      CheckpointCli tool = new CheckpointCli(hadoopConf, clock);
       if (command.equals("show")) {
         return tool.show(conf, options.targetBasePath, out);
       }
       out.println("--checkpoint '" + tool.override(conf, options.targetBasePath, moves(options.moves)) + "'");
-      return 0;
+      return CommandLine.SUCCESS;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
-      return 2;
+      return CommandLine.BAD_ARGUMENTS;
     }
   }
 
@@ -128,7 +124,7 @@ public final class CheckpointTool {
     MultiTableCheckpoint positions = conf.checkpoints().parse(stored.checkpoint().orElse(null));
     out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", "table", "position", "age", "active timeline", "cleaner keeps",
         "headroom");
-    int exitCode = 0;
+    int exitCode = CommandLine.SUCCESS;
     for (SourceTable table : conf.tables()) {
       Option<String> position = positions.position(table.name());
       Option<SourceTimeline> timeline = SourceTimeline.load(table.path(), hadoopConf);
@@ -142,7 +138,7 @@ public final class CheckpointTool {
       boolean active = !timeline.get().isBehindArchive(position.get());
       List<String> cleaned = retention.commitsWithCleanedFiles(position.get());
       if (!active || !cleaned.isEmpty()) {
-        exitCode = 1;
+        exitCode = CommandLine.FAILURE;
       }
       Option<Integer> headroom = retention.headroomCommits(position.get());
       out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", table.name(), position.get(),

@@ -16,7 +16,7 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.checkpoint;
+package org.apache.hudi.utilities.cli;
 
 import org.apache.hudi.utilities.testutils.CapturedRun;
 import org.apache.hudi.utilities.testutils.HudiTables;

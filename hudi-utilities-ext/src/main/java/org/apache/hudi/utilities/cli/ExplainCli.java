@@ -16,27 +16,29 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.hudi014;
+package org.apache.hudi.utilities.cli;
 
+// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
+import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
-import org.apache.hudi.common.model.HoodieWriteStat;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.exception.HoodieIOException;
 import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.UtilHelpers;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
-import org.apache.hudi.utilities.checkpoint.ResumePositions;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.config.AlignmentMode;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.hudi014.MultiTableReader;
 import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
-import org.apache.hudi.utilities.sources.multi.AlignmentMode;
+import org.apache.hudi.utilities.hudi014.RetentionGuard;
+import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.sources.IncrMultiBatch;
 import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
+import org.apache.hudi.utilities.sources.multi.WrittenData;
 import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetBatch;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
@@ -44,12 +46,6 @@ import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
 
-// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
-import org.apache.hudi.com.beust.jcommander.JCommander;
-import org.apache.hudi.com.beust.jcommander.Parameter;
-import org.apache.hudi.com.beust.jcommander.ParameterException;
-
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -69,13 +65,20 @@ import java.util.stream.Collectors;
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
- * Explains the next batch of a multi-table Streamer job on Hudi 0.14 without running it, the body of
- * {@code ExplainCli}: per table the window it would read, the alignment decision, what each placeholder of the SQL file
- * binds to, and Spark's plan of the SQL. The positions, windows and reads come from the code the source runs
- * ({@link ResumePositions}, {@link MultiTableReader}); the SQL is bound and planned by the transformer itself. It reads
- * the sources (lazily, as a batch does) and writes nothing.
+ * Explains the next batch of a multi-table Streamer job before running it (a dry run): per table the window it would
+ * read, the alignment decision, what each placeholder of the SQL file binds to, and Spark's plan of the SQL. Takes the
+ * Streamer's own {@code --props} and {@code --target-base-path}, and optionally the {@code --checkpoint} the next run
+ * would pass. Reads the sources; writes nothing.
+ *
+ * <pre>
+ * spark-submit --class org.apache.hudi.utilities.cli.ExplainCli &lt;this plugin jar&gt; \
+ *   --props job.properties --target-base-path s3a://lake/joined [--checkpoint 'users=LATEST']
+ * </pre>
+ *
+ * <p>The positions, windows and reads come from the sequence the source runs ({@link IncrMultiBatch}); the SQL is
+ * bound and planned by the transformer itself. It reads the sources (lazily, as a batch does) and writes nothing.
  */
-public final class ExplainTool {
+public final class ExplainCli {
 
   /** Command line options. */
   static final class Options {
@@ -96,9 +99,6 @@ public final class ExplainTool {
     @Parameter(names = "--explain-mode", description = "Spark's explain mode for the plan of the SQL: simple, "
         + "extended, codegen, cost or formatted")
     String explainMode = "extended";
-
-    @Parameter(names = {"--help", "-h"}, help = true)
-    boolean help = false;
   }
 
   private final SparkSession spark;
@@ -106,11 +106,23 @@ public final class ExplainTool {
   private final Clock clock;
   private final PrintStream out;
 
-  private ExplainTool(SparkSession spark, Clock clock, PrintStream out) {
+  private ExplainCli(SparkSession spark, Clock clock, PrintStream out) {
     this.spark = spark;
     this.jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     this.clock = clock;
     this.out = out;
+  }
+
+  public static void main(String[] args) {
+    // The master is spark-submit's, or local for a run on the driver alone.
+    JavaSparkContext jsc = UtilHelpers.buildSparkContext("hudi-multi-table-explain", "local[2]");
+    int exitCode;
+    try {
+      exitCode = run(args, System.out, Clock.systemUTC(), SparkSession.builder().config(jsc.getConf()).getOrCreate());
+    } finally {
+      jsc.stop();
+    }
+    System.exit(exitCode);
   }
 
   /**
@@ -121,39 +133,24 @@ public final class ExplainTool {
    */
   public static int run(String[] args, PrintStream out, Clock clock, SparkSession spark) {
     Options options = new Options();
-    JCommander commander = JCommander.newBuilder().addObject(options).programName("explain").build();
-    try {
-      commander.parse(args);
-    } catch (ParameterException e) {
-      out.println("Cannot explain the batch: " + e.getMessage() + " (see --help)");
-      return 2;
-    }
-    if (options.help) {
-      commander.usage();
-      return 0;
+    Option<Integer> stop = CommandLine.parse("explain", "explain the batch", options, args, out);
+    if (stop.isPresent()) {
+      return stop.get();
     }
     try {
       ExplainMode mode = ExplainMode.fromString(options.explainMode);
-      TypedProperties props = readProps(spark, options.props, options.configs);
-      new ExplainTool(spark, clock, out).explain(props, options.targetBasePath, Option.ofNullable(options.checkpoint),
+      TypedProperties props = CommandLine.readStreamerProps(spark.sparkContext().hadoopConfiguration(), options.props,
+          options.configs, "explain the batch");
+      new ExplainCli(spark, clock, out).explain(props, options.targetBasePath, Option.ofNullable(options.checkpoint),
           mode);
-      return 0;
+      return CommandLine.SUCCESS;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
-      return 2;
+      return CommandLine.BAD_ARGUMENTS;
     } catch (Exception e) {
       // Whatever would fail the batch: a read or a placeholder (Hudi's exceptions), the SQL (Spark's AnalysisException).
       out.println("The batch would fail: " + e.getMessage());
-      return 1;
-    }
-  }
-
-  private static TypedProperties readProps(SparkSession spark, String path, List<String> overrides) {
-    try {
-      return UtilHelpers.readConfig(spark.sparkContext().hadoopConfiguration(), new Path(path), overrides).getProps();
-    } catch (HoodieIOException e) {
-      throw new IllegalArgumentException(String.format("Cannot explain the batch: cannot read --props %s (%s)", path,
-          e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+      return CommandLine.FAILURE;
     }
   }
 
@@ -173,12 +170,10 @@ public final class ExplainTool {
         targetBasePath, stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), from, resumeString.orElse(""));
 
     MultiTableReader reader = new MultiTableReader(props, conf, jsc, spark, clock);
-    BatchTimelines timelines = reader.loadTimelines();
-    ResumePositions resume = ResumePositions.resolve(conf, resumeString, stored::checkpoint,
-        timelines::latestCompletedInstant);
-    resume.checkNoPositionLost();
-    MultiTableCheckpoint previous = resume.positions();
-    List<TableWindow> planned = reader.plan(timelines, previous);
+    IncrMultiBatch batch = IncrMultiBatch.resume(conf, reader, resumeString, stored::checkpoint);
+    batch.check(new RetentionGuard(conf));
+    BatchTimelines timelines = batch.timelines();
+    List<TableWindow> planned = reader.plan(timelines, batch.previous());
     Option<CommitTimeCeiling> aligned = conf.alignment() == AlignmentMode.NONE ? Option.empty()
         : Option.of(reader.align(planned));
     if (aligned.isPresent()) {
@@ -195,22 +190,14 @@ public final class ExplainTool {
       printWindow(conf.tables().get(i), timelines, planned.get(i), windows.get(table));
     }
     // The reads the batch makes: lazy, but a table that cannot be read fails here, as it would fail the batch.
-    List<TableBatch> batches = aligned.isPresent() ? reader.read(timelines, aligned.get())
-        : reader.read(timelines, previous);
-
-    MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
-    MultiTableCheckpoint next = conf.checkpoints().merge(previous, advanced);
-    String nextString = conf.checkpoints().format(next);
-    if (advanced.isEmpty() && nextString.equals(resumeString.orElse(""))) {
+    IncrMultiBatch.Outcome outcome = batch.read();
+    if (outcome.caughtUp()) {
       out.printf("Next checkpoint: none; every table is caught up, so the Streamer skips the round (checkpoint stays "
-          + "'%s')%n", nextString);
+          + "'%s')%n", outcome.checkpoint());
     } else {
-      out.printf("Next checkpoint: '%s'%n", nextString);
+      out.printf("Next checkpoint: '%s'%n", outcome.checkpoint());
     }
-
-    CarrierManifest manifest = new CarrierManifest(conf.tableNames(), resume.storedOrder(), previous.positions(),
-        next.positions());
-    explainSql(props, conf, manifest, windows, batches, mode);
+    explainSql(props, conf, outcome.manifest(), windows, outcome.batches(), mode);
   }
 
   /** An override is checked for typos: the source drops the positions of tables that are not configured. */
@@ -239,21 +226,9 @@ public final class ExplainTool {
       out.printf("  window: nothing new after %s%n", window.fromExclusive());
       return;
     }
-    long files = 0;
-    long bytes = 0;
-    Set<String> instants = new HashSet<>(window.instants());
-    SourceTimeline timeline = timelines.of(table.name()).get();
-    for (HoodieInstant instant : timeline.completedCommits().getInstants()) {
-      if (instants.contains(instant.getTimestamp())) {
-        HoodieCommitMetadata metadata = timeline.commitMetadata(instant);
-        for (HoodieWriteStat stat : metadata.getWriteStats()) {
-          files++;
-          bytes += stat.getTotalWriteBytes();
-        }
-      }
-    }
-    out.printf("  window %s: %s; %d files, %d bytes written by them%n", describe(window), window.instants(), files,
-        bytes);
+    WrittenData written = timelines.of(table.name()).get().writtenBy(new HashSet<>(window.instants()));
+    out.printf("  window %s: %s; %d files, %d bytes written by them%n", describe(window), window.instants(),
+        written.files(), written.bytes());
   }
 
   private static String describe(TableWindow window) {

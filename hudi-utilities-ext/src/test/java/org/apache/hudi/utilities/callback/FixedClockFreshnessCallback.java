@@ -16,14 +16,15 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness;
+package org.apache.hudi.utilities.callback;
+
+import org.apache.hudi.callback.HoodieWriteCommitCallback;
+import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
+import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import org.apache.hudi.callback.HoodieWriteCommitCallback;
-import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
-import org.apache.hudi.config.HoodieWriteConfig;
 
 /**
  * {@link FreshnessCommitCallback} on a clock the test sets, for Streamer runs in the test's JVM: Hudi instantiates the

@@ -16,21 +16,21 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness.config;
+package org.apache.hudi.utilities.config;
 
-import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
-import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
-import static org.apache.hudi.common.util.ConfigUtils.enumNames;
-
-import java.time.Duration;
-import java.util.Arrays;
-import javax.annotation.concurrent.Immutable;
 import org.apache.hudi.common.config.ConfigClassProperty;
 import org.apache.hudi.common.config.ConfigGroups;
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.HoodieConfig;
-import org.apache.hudi.utilities.freshness.FreshnessPolicy;
-import org.apache.hudi.utilities.freshness.PipelineSpec;
+
+import javax.annotation.concurrent.Immutable;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.enumNames;
 
 /**
  * Configs of source freshness, read from the Streamer's properties by the commit callback
@@ -44,6 +44,9 @@ import org.apache.hudi.utilities.freshness.PipelineSpec;
         + "the oldest data of each source not yet committed has been waiting (time-in-queue), as metrics through "
         + "hoodie.metrics.* and as a history under the target table.")
 public class HoodieFreshnessConfig extends HoodieConfig {
+
+  /** The history folder under the target's base path, unless {@link #HISTORY_PATH} names another. */
+  public static final String DEFAULT_HISTORY_FOLDER = ".hoodie/.aux/freshness";
 
   private static final String PREFIX = "freshness.";
 
@@ -90,7 +93,7 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<Long> LAG_CAP_MINUTES = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "lag.cap.minutes")
-      .defaultValue(FreshnessPolicy.DEFAULT_LAG_CAP.toMinutes())
+      .defaultValue(7 * 24 * 60L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "lag.cap.minutes")
       .markAdvanced()
       .withDocumentation("Largest lag reported, in minutes (default 7 days), so that a source idle for months does "
@@ -104,7 +107,7 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<String> HISTORY_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
-      .noDefaultValue("<target base path>/" + PipelineSpec.DEFAULT_HISTORY_FOLDER)
+      .noDefaultValue("<target base path>/" + DEFAULT_HISTORY_FOLDER)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
       .markAdvanced()
       .withDocumentation("Folder of the freshness history: one small JSON file per measurement. The reporter reads "
@@ -112,14 +115,14 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<Integer> HISTORY_MAX_ENTRIES = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.max.entries")
-      .defaultValue(PipelineSpec.DEFAULT_HISTORY_MAX_ENTRIES)
+      .defaultValue(1000)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.max.entries")
       .markAdvanced()
       .withDocumentation("Most history entries kept; older ones are deleted when a new one is written.");
 
   public static final ConfigProperty<Long> KAFKA_POLL_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
-      .defaultValue(PipelineSpec.DEFAULT_KAFKA_POLL_TIMEOUT.toMillis())
+      .defaultValue(500L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
       .markAdvanced()
       .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint. When no "
@@ -127,7 +130,7 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<Long> KAFKA_METADATA_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
-      .defaultValue(PipelineSpec.DEFAULT_KAFKA_METADATA_TIMEOUT.toMillis())
+      .defaultValue(5000L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
       .markAdvanced()
       .withDocumentation("Bound of each Kafka metadata request (partitions, beginning and end offsets), so that an "
@@ -163,7 +166,7 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<String> PUSHGATEWAY_JOB = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.job")
-      .defaultValue(PipelineSpec.DEFAULT_PUSHGATEWAY_JOB)
+      .defaultValue("hudi_freshness")
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "prometheus.pushgateway.job")
       .markAdvanced()
       .withDocumentation("Pushgateway job of the labelled freshness metrics.");

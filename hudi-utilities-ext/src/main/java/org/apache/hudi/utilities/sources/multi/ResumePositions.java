@@ -16,9 +16,12 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.checkpoint;
+package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;

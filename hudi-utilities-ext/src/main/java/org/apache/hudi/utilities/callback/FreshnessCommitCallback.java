@@ -16,20 +16,21 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.freshness;
+package org.apache.hudi.utilities.callback;
 
-import java.time.Clock;
 import org.apache.hudi.callback.HoodieWriteCommitCallback;
 import org.apache.hudi.callback.common.HoodieWriteCommitCallbackMessage;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.hudi014.FreshnessRecorder;
+
+import java.time.Clock;
 
 /**
  * The in-pipeline recorder: after every Streamer commit, measures each source's freshness against the checkpoint the
  * commit just stored, and records it through Hudi's metrics and in the target's freshness history.
  *
  * <p>Enable with {@code hoodie.write.commit.callback.on=true} and
- * {@code hoodie.write.commit.callback.class=org.apache.hudi.utilities.freshness.FreshnessCommitCallback}; settings in
+ * {@code hoodie.write.commit.callback.class=org.apache.hudi.utilities.callback.FreshnessCommitCallback}; settings in
  * {@code HoodieFreshnessConfig}.
  *
  * <p>The commit is durable when Hudi calls this, and an exception here would fail the Streamer round all the same:

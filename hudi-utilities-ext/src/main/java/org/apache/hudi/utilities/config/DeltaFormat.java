@@ -16,22 +16,21 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.utilities.sources.multi;
+package org.apache.hudi.utilities.config;
 
 /**
- * How the read windows of the tables of one batch relate in time.
+ * The shape of a table's delta, the rows of {@code <SRC:t>}: the names are those of Hudi's
+ * {@code hoodie.datasource.query.incremental.format}.
  */
-public enum AlignmentMode {
+public enum DeltaFormat {
+
+  /** The rows as they are at the end of the window, one per record changed in it; deleted records are absent. */
+  LATEST_STATE,
 
   /**
-   * Each table reads its own window, from its position up to its {@code num_instants}, independently of the others.
-   * Guarantees per table only: every position is the end of a window that was read and committed.
+   * The net change of each record over the window, from Hudi's CDC query: {@code op} ('i', 'u' or 'd'), {@code ts_ms}
+   * (the instant of its last change), {@code before} (the record as of the window's start; null if it did not exist)
+   * and {@code after} (as of the window's end; null if deleted). Needs {@code hoodie.table.cdc.enabled=true}.
    */
-  NONE,
-
-  /**
-   * Every window ends at or before a shared commit-time ceiling, so that no position passes it; see
-   * {@link CommitTimeCeiling} and the README section "Alignment modes" for the rule and its guarantees.
-   */
-  COMMIT_TIME_CEILING
+  CDC
 }

@@ -1,0 +1,198 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.cli;
+
+// The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
+import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.freshness.FreshnessChart;
+import org.apache.hudi.utilities.freshness.FreshnessHistory;
+import org.apache.hudi.utilities.freshness.HistoryTable;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.ReporterConfig;
+import org.apache.hudi.utilities.hudi014.FreshnessReporter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The standalone freshness reporter: watches many pipelines listed in a YAML file ({@link ReporterConfig}), needs no
+ * change to them and no Spark, and still reports when a pipeline is stuck and commits nothing.
+ *
+ * <pre>
+ * java -cp &lt;Hudi bundles, Spark's jars, this plugin&gt; \
+ *   org.apache.hudi.utilities.cli.FreshnessReporterCli --config freshness.yaml [--interval 60]
+ * </pre>
+ *
+ * <p>Options: {@code --config}, {@code --max-commit-depth} (default 100), {@code --interval} seconds, {@code --rounds},
+ * {@code --history}, {@code --history-limit}, {@code --chart} (a PNG of one pipeline's history, with
+ * {@code --chart-pipeline}, {@code --chart-width}, {@code --chart-height}), {@code --http-port} and {@code --http-host}
+ * (serve the labelled metrics for Prometheus). Each round is measured by {@link FreshnessReporter}.
+ */
+public final class FreshnessReporterCli {
+
+  /** Command line options. */
+  static final class Options {
+    @Parameter(names = "--config", required = true, description = "YAML file listing the pipelines (any Hadoop path)")
+    String config;
+
+    @Parameter(names = "--max-commit-depth", description = "Most target commits looked at, newest first, to find "
+        + "the one holding the Streamer checkpoint")
+    int maxCommitDepth = 100;
+
+    @Parameter(names = "--interval", description = "Seconds between runs; 0 runs once")
+    long intervalSeconds = 0;
+
+    @Parameter(names = "--rounds", description = "Runs to do with --interval; 0 runs until stopped")
+    long rounds = 0;
+
+    @Parameter(names = "--history", description = "Print each pipeline's freshness history as a table and exit")
+    boolean history = false;
+
+    @Parameter(names = "--history-limit", description = "Newest history entries printed per pipeline")
+    int historyLimit = 20;
+
+    @Parameter(names = "--chart", description = "Draw a pipeline's freshness history (lag per source over time and "
+        + "the SLA line, newest --history-limit entries) as a PNG to this path (any Hadoop path) and exit")
+    String chart;
+
+    @Parameter(names = "--chart-pipeline", description = "The pipeline to draw with --chart; needed when the config "
+        + "lists more than one")
+    String chartPipeline;
+
+    @Parameter(names = "--chart-width", description = "Width of the --chart PNG in pixels")
+    int chartWidth = 1200;
+
+    @Parameter(names = "--chart-height", description = "Height of the --chart PNG in pixels")
+    int chartHeight = 600;
+
+    @Parameter(names = "--http-port", description = "Serve the labelled metrics for Prometheus to scrape on this port "
+        + "(path /metrics) while the reporter runs; 0 picks a free port; unset serves nothing")
+    Integer httpPort;
+
+    @Parameter(names = "--http-host", description = "Address the metrics endpoint binds to")
+    String httpHost = "0.0.0.0";
+  }
+
+  private FreshnessReporterCli() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, System.out, Clock.systemUTC(), new Configuration()));
+  }
+
+  /**
+   * Runs the reporter as its command line asks.
+   *
+   * @return 0 when every pipeline was measured (or its history printed), 1 when one failed, 2 on bad arguments
+   */
+  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) throws Exception {
+    Options options = new Options();
+    Option<Integer> stop = CommandLine.parse("freshness-reporter", "start the freshness reporter", options, args, out);
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    ReporterConfig config = ReporterConfig.read(options.config, hadoopConf);
+    if (options.history) {
+      return printHistory(config.pipelines(), options.historyLimit, out, hadoopConf);
+    }
+    if (options.chart != null) {
+      return drawChart(config.pipelines(), options, out, hadoopConf);
+    }
+    FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
+        options.maxCommitDepth);
+    HTTPServer server = options.httpPort == null ? null
+        : reporter.labelledMetrics().serve(options.httpHost, options.httpPort);
+    if (server != null) {
+      out.println("Serving the labelled freshness metrics on http://" + options.httpHost + ":" + server.getPort()
+          + "/metrics");
+    }
+    try {
+      for (long round = 1; ; round++) {
+        List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
+        out.print(HistoryTable.formatMeasurements(measured));
+        int exitCode = measured.size() == config.pipelines().size() ? CommandLine.SUCCESS : CommandLine.FAILURE;
+        if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
+          return exitCode;
+        }
+        Thread.sleep(options.intervalSeconds * 1000L);
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  private static int drawChart(List<PipelineSpec> pipelines, Options options, PrintStream out,
+                               Configuration hadoopConf) throws Exception {
+    PipelineSpec pipeline = chartPipeline(pipelines, options.chartPipeline);
+    if (!pipeline.historyPath().isPresent()) {
+      out.println("Cannot draw the freshness chart of pipeline '" + pipeline.name() + "': its history is off (set "
+          + "hoodie.streamer.freshness.history.enable: true)");
+      return CommandLine.FAILURE;
+    }
+    List<JsonNode> entries = FreshnessHistory.open(pipeline.historyPath().get(), pipeline.historyMaxEntries(),
+        hadoopConf).newest(options.historyLimit);
+    Path file = new Path(options.chart);
+    try (OutputStream png = file.getFileSystem(hadoopConf).create(file, true)) {
+      FreshnessChart.writePng(pipeline.name(), entries, pipeline.policy().sla(), options.chartWidth,
+          options.chartHeight, png);
+    }
+    out.println("Drew " + entries.size() + " history entries of pipeline '" + pipeline.name() + "' to " + file);
+    return CommandLine.SUCCESS;
+  }
+
+  private static PipelineSpec chartPipeline(List<PipelineSpec> pipelines, String name) {
+    if (name == null) {
+      if (pipelines.size() > 1) {
+        throw new IllegalArgumentException("Cannot choose the pipeline to draw: the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " (name one with "
+            + "--chart-pipeline)");
+      }
+      return pipelines.get(0);
+    }
+    return pipelines.stream().filter(pipeline -> pipeline.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("Cannot draw pipeline '" + name + "': the config lists "
+            + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()) + " only (--chart-pipeline)"));
+  }
+
+  private static int printHistory(List<PipelineSpec> pipelines, int limit, PrintStream out, Configuration hadoopConf)
+      throws Exception {
+    for (PipelineSpec pipeline : pipelines) {
+      out.println("== " + pipeline.name() + " (" + pipeline.basePath() + ")");
+      if (pipeline.historyPath().isPresent()) {
+        out.print(HistoryTable.format(FreshnessHistory.open(pipeline.historyPath().get(),
+            pipeline.historyMaxEntries(), hadoopConf).newest(limit)));
+      } else {
+        out.println("(history is off)");
+      }
+    }
+    return CommandLine.SUCCESS;
+  }
+}
