@@ -21,7 +21,8 @@ package org.apache.hudi.utilities.freshness;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 
 import java.time.Duration;
-import java.util.Objects;
+
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
 /**
  * The SLA that lag is compared with, and the cap that keeps idle pipelines' lag finite.
@@ -57,9 +58,9 @@ public final class FreshnessPolicy {
    * @throws IllegalArgumentException if any is zero or negative
    */
   public static FreshnessPolicy of(Duration sla, Duration lagCap, Duration statusWindow) {
-    requirePositive(sla, "SLA");
-    requirePositive(lagCap, "lag cap");
-    requirePositive(statusWindow, "status window");
+    requirePositive(sla, "use a SLA of " + sla);
+    requirePositive(lagCap, "use a lag cap of " + lagCap);
+    requirePositive(statusWindow, "use a status window of " + statusWindow);
     return new FreshnessPolicy(sla, lagCap, statusWindow);
   }
 
@@ -82,11 +83,17 @@ public final class FreshnessPolicy {
     return Math.max(0.0, Math.min(1.0, ratio));
   }
 
-  private static void requirePositive(Duration value, String what) {
-    Objects.requireNonNull(value, what);
-    if (value.isZero() || value.isNegative()) {
-      throw new IllegalArgumentException("Cannot use a " + what + " of " + value + ": it must be positive");
-    }
+  /**
+   * The one check of the freshness durations (SLA, windows, timeouts).
+   *
+   * @param cannot what cannot be done with it, as in "Cannot rate a source over a window of PT0S"
+   * @return the duration
+   * @throws IllegalArgumentException "Cannot {@code cannot}: it must be positive" if it is null, zero or negative
+   */
+  static Duration requirePositive(Duration value, String cannot) {
+    checkArgument(value != null && !value.isZero() && !value.isNegative(), () -> "Cannot " + cannot
+        + ": it must be positive");
+    return value;
   }
 
   @Override

@@ -170,12 +170,14 @@ public final class PipelineSpec {
     }
 
     public Builder kafkaPollTimeout(Duration value) {
-      this.kafkaPollTimeout = requirePositive(value, "Kafka poll timeout");
+      this.kafkaPollTimeout = FreshnessPolicy.requirePositive(value, "use a Kafka poll timeout of " + value
+          + " in pipeline '" + name + "'");
       return this;
     }
 
     public Builder kafkaMetadataTimeout(Duration value) {
-      this.kafkaMetadataTimeout = requirePositive(value, "Kafka metadata timeout");
+      this.kafkaMetadataTimeout = FreshnessPolicy.requirePositive(value, "use a Kafka metadata timeout of " + value
+          + " in pipeline '" + name + "'");
       return this;
     }
 
@@ -249,14 +251,6 @@ public final class PipelineSpec {
 
     private static String stripTrailingSlash(String path) {
       return path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
-    }
-
-    private Duration requirePositive(Duration value, String what) {
-      if (value == null || value.isZero() || value.isNegative()) {
-        throw new IllegalArgumentException("Cannot use a " + what + " of " + value + " in pipeline '" + name
-            + "': it must be positive");
-      }
-      return value;
     }
   }
 }

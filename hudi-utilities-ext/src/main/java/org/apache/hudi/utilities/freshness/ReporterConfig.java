@@ -22,7 +22,6 @@ import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
-import org.apache.hudi.utilities.config.KafkaSourceConfig;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,8 +29,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -39,19 +36,12 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.CHECKPOINT_LEGACY_TABLE;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLES;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLE_PATH;
-import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTable;
 
 /**
  * The reporter's YAML file: the metrics settings shared by all pipelines and the pipelines to watch. Each pipeline
@@ -79,26 +69,14 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.forTa
  *       sasl.jaas.config: "..."     # passed to the freshness consumer only
  * </pre>
  *
- * <p>Files of the earlier form are still read, with a deprecation warning naming the key that replaces each old one:
- * {@code mode}, {@code slaInMinutes}, {@code lagCapInMinutes}, {@code historyPath} ({@code ''} turns history off),
- * {@code historyMaxEntries}, {@code kafkaPollTimeoutMs}, {@code kafkaMetadataTimeoutMs} next to {@code name}, and
- * {@code sources: [{name, type: hudi, path} | {name, type: kafka, properties}]}, whose first Hudi source owns a bare
- * checkpoint.
- *
  * <p>Unknown keys are rejected, and so are unknown {@code hoodie.streamer.freshness.*} properties, so that a misspelt
  * setting is not silently ignored.
  */
 public final class ReporterConfig {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ReporterConfig.class);
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> TOP_KEYS = Set.of("metrics", "pipelines");
-  private static final String SOURCES = "sources";
   private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties");
-  private static final Set<String> SOURCE_KEYS = Set.of("name", "type", "path", "properties");
-  private static final String HISTORY_PATH = "historyPath";
-  /** The keys of the earlier YAML form, and the properties that replace them. */
-  private static final Map<String, ConfigProperty<?>> DEPRECATED_KEYS = deprecatedKeys();
   private static final Set<String> FRESHNESS_PREFIXES = Set.of("hoodie.streamer.freshness.",
       "hoodie.deltastreamer.freshness.");
 
@@ -108,18 +86,6 @@ public final class ReporterConfig {
   private ReporterConfig(Map<String, String> metricsProperties, List<PipelineSpec> pipelines) {
     this.metricsProperties = Collections.unmodifiableMap(metricsProperties);
     this.pipelines = Collections.unmodifiableList(pipelines);
-  }
-
-  private static Map<String, ConfigProperty<?>> deprecatedKeys() {
-    Map<String, ConfigProperty<?>> keys = new LinkedHashMap<>();
-    keys.put("mode", HoodieFreshnessConfig.MODE);
-    keys.put("slaInMinutes", HoodieFreshnessConfig.SLA_MINUTES);
-    keys.put("lagCapInMinutes", HoodieFreshnessConfig.LAG_CAP_MINUTES);
-    keys.put(HISTORY_PATH, HoodieFreshnessConfig.HISTORY_PATH);
-    keys.put("historyMaxEntries", HoodieFreshnessConfig.HISTORY_MAX_ENTRIES);
-    keys.put("kafkaPollTimeoutMs", HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS);
-    keys.put("kafkaMetadataTimeoutMs", HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS);
-    return Collections.unmodifiableMap(keys);
   }
 
   /** Reads the file through Hadoop's file systems (local, HDFS, object stores). */
@@ -155,101 +121,17 @@ public final class ReporterConfig {
   }
 
   private static PipelineSpec pipeline(JsonNode node, String where) {
-    Set<String> allowed = new HashSet<>(PIPELINE_KEYS);
-    allowed.addAll(DEPRECATED_KEYS.keySet());
-    allowed.add(SOURCES);
-    checkKeys(node, allowed, where);
+    checkKeys(node, PIPELINE_KEYS, where);
     String name = required(node, "name", where);
     String basePath = required(node, "basePath", where);
     TypedProperties props = new TypedProperties();
     props.putAll(stringMap(node.path("properties"), "'properties' of " + where));
     checkFreshnessKeys(props, where);
-    for (Map.Entry<String, ConfigProperty<?>> deprecated : DEPRECATED_KEYS.entrySet()) {
-      if (node.has(deprecated.getKey())) {
-        String value = scalar(node, deprecated.getKey(), where);
-        boolean historyOff = deprecated.getKey().equals(HISTORY_PATH) && value.trim().isEmpty();
-        ConfigProperty<?> replacement = historyOff ? HoodieFreshnessConfig.HISTORY_ENABLE : deprecated.getValue();
-        String newValue = historyOff ? "false" : value;
-        set(props, replacement, newValue, deprecated.getKey(), where);
-        LOG.warn("Reporter config {}: '{}' is deprecated and will be removed; set {}: {} under 'properties' instead",
-            where, deprecated.getKey(), replacement.key(), newValue);
-      }
-    }
-    if (node.has(SOURCES)) {
-      legacySources(node.get(SOURCES), name, props, where);
-    }
     try {
       return StreamerPipelineSpec.from(props, basePath, name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read " + where + ": " + e.getMessage(), e);
     }
-  }
-
-  /** Turns the earlier {@code sources} list into the Streamer's source properties. */
-  private static void legacySources(JsonNode sources, String pipeline, TypedProperties props, String where) {
-    if (!sources.isArray() || sources.isEmpty()) {
-      throw new IllegalArgumentException("Cannot read " + where + ": 'sources' is missing or empty (set "
-          + TABLES.key() + " or " + KafkaSourceConfig.KAFKA_TOPIC_NAME.key() + " under 'properties' instead)");
-    }
-    List<String> tables = new ArrayList<>();
-    String kafkaSource = null;
-    Map<String, String> kafkaProperties = new LinkedHashMap<>();
-    for (int i = 0; i < sources.size(); i++) {
-      JsonNode node = sources.get(i);
-      String sourceWhere = "sources[" + i + "] of " + where;
-      checkKeys(node, SOURCE_KEYS, sourceWhere);
-      String name = required(node, "name", sourceWhere);
-      String type = required(node, "type", sourceWhere).toLowerCase(Locale.ROOT);
-      switch (type) {
-        case "hudi":
-          String path = required(node, "path", sourceWhere);
-          tables.add(name);
-          set(props, forTable(TABLE_PATH, name), path, SOURCES, where);
-          break;
-        case "kafka":
-          kafkaSource = name;
-          kafkaProperties = stringMap(node.path("properties"), "'properties' of " + sourceWhere);
-          break;
-        default:
-          throw new IllegalArgumentException("Cannot read " + sourceWhere + ": type '" + type + "' is not supported "
-              + "(use hudi or kafka)");
-      }
-    }
-    if (kafkaSource != null && sources.size() > 1) {
-      throw new IllegalArgumentException("Cannot measure Kafka source '" + kafkaSource + "' of pipeline '" + pipeline
-          + "' next to other sources: a Kafka checkpoint holds one topic only (list it alone)");
-    }
-    if (kafkaSource != null) {
-      set(props, KafkaSourceConfig.KAFKA_TOPIC_NAME, kafkaSource, SOURCES, where);
-      for (Map.Entry<String, String> property : kafkaProperties.entrySet()) {
-        if (props.containsKey(property.getKey())) {
-          throw conflict(property.getKey(), SOURCES, where);
-        }
-        props.setProperty(property.getKey(), property.getValue());
-      }
-      LOG.warn("Reporter config {}: 'sources' is deprecated and will be removed; set {}: {} and the Kafka consumer "
-          + "properties under 'properties' instead", where, KafkaSourceConfig.KAFKA_TOPIC_NAME.key(), kafkaSource);
-    } else {
-      set(props, TABLES, String.join(",", tables), SOURCES, where);
-      // The earlier form gave a bare checkpoint to the first source listed: name it.
-      set(props, CHECKPOINT_LEGACY_TABLE, tables.get(0), SOURCES, where);
-      LOG.warn("Reporter config {}: 'sources' is deprecated and will be removed; set {}: {}, {}: {} and each table's "
-          + "{} under 'properties' instead", where, TABLES.key(), String.join(",", tables), CHECKPOINT_LEGACY_TABLE.key(),
-          tables.get(0), TABLE_PATH.key());
-    }
-  }
-
-  private static void set(TypedProperties props, ConfigProperty<?> property, String value, String oldKey,
-                          String where) {
-    if (ConfigValues.raw(props, property).isPresent()) {
-      throw conflict(property.key(), oldKey, where);
-    }
-    props.setProperty(property.key(), value);
-  }
-
-  private static IllegalArgumentException conflict(String key, String oldKey, String where) {
-    return new IllegalArgumentException("Cannot read " + where + ": '" + oldKey + "' and property " + key + " both "
-        + "set it (keep the property only)");
   }
 
   /** Rejects {@code hoodie.streamer.freshness.*} properties that are no setting of {@link HoodieFreshnessConfig}. */
@@ -286,14 +168,6 @@ public final class ReporterConfig {
       throw new IllegalArgumentException("Cannot read " + where + ": '" + key + "' is missing (set it)");
     }
     return value.asText().trim();
-  }
-
-  private static String scalar(JsonNode node, String key, String where) {
-    JsonNode value = node.get(key);
-    if (!value.isValueNode()) {
-      throw new IllegalArgumentException("Cannot read " + where + ": '" + key + "' must be a single value");
-    }
-    return value.isNull() ? "" : value.asText().trim();
   }
 
   private static Map<String, String> stringMap(JsonNode node, String where) {

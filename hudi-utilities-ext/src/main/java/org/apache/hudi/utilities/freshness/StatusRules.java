@@ -76,9 +76,7 @@ public final class StatusRules {
    */
   public static SourceStatus status(List<SourceObservation> earlier, SourceObservation now, Duration window) {
     Objects.requireNonNull(now, "now");
-    if (window.isZero() || window.isNegative()) {
-      throw new IllegalArgumentException("Cannot rate a source over a window of " + window + ": it must be positive");
-    }
+    FreshnessPolicy.requirePositive(window, "rate a source over a window of " + window);
     if (!now.lag().isPresent()) {
       return SourceStatus.NO_DATA;
     }

@@ -18,8 +18,6 @@
 
 package org.apache.hudi.utilities.freshness;
 
-import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
-
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -71,37 +69,6 @@ class TestReporterConfig {
       "      sasl.jaas.config: secret-jaas",
       "");
 
-  /** The same pipelines in the earlier form of the file. */
-  private static final String OLD_YAML = String.join("\n",
-      "metrics:",
-      "  hoodie.metrics.on: true",
-      "  hoodie.metrics.reporter.type: PROMETHEUS_PUSHGATEWAY",
-      "pipelines:",
-      "  - name: joined",
-      "    basePath: /data/joined/",
-      "    slaInMinutes: 30",
-      "    historyMaxEntries: 50",
-      "    sources:",
-      "      - {name: orders, type: hudi, path: /data/orders}",
-      "      - {name: users, type: hudi, path: /data/users}",
-      "  - name: nightly",
-      "    basePath: /data/nightly",
-      "    mode: batch",
-      "    lagCapInMinutes: 60",
-      "    historyPath: ''",
-      "    sources:",
-      "      - {name: orders, type: hudi, path: /data/orders}",
-      "  - name: clicks",
-      "    basePath: /data/clicks",
-      "    kafkaPollTimeoutMs: 250",
-      "    sources:",
-      "      - name: clicks",
-      "        type: kafka",
-      "        properties:",
-      "          bootstrap.servers: broker:9092",
-      "          sasl.jaas.config: secret-jaas",
-      "");
-
   @Test
   void readsPipelinesWithTheStreamersPropertiesThroughTheCallbacksParser() throws Exception {
     ReporterConfig config = ReporterConfig.parse(YAML, "test.yaml");
@@ -134,80 +101,24 @@ class TestReporterConfig {
   }
 
   @Test
-  void readsTheEarlierFormWithADeprecationWarningNamingEachNewKey() throws Exception {
-    ReporterConfig config;
-    String logs;
-    try (CapturedLogs captured = new CapturedLogs()) {
-      config = ReporterConfig.parse(OLD_YAML, "old.yaml");
-      logs = captured.text();
-    }
-
-    PipelineSpec joined = config.pipelines().get(0);
-    assertEquals(Duration.ofMinutes(30), joined.policy().sla());
-    assertEquals(50, joined.historyMaxEntries());
-    assertEquals(List.of(SourceSpec.hudi("orders", "/data/orders"), SourceSpec.hudi("users", "/data/users")),
-        joined.sources());
-    // As before: the first source listed owns a bare checkpoint.
-    assertEquals(Map.of("orders", "20261129110000003"), FreshnessMeter.positions(joined, "20261129110000003"));
-    PipelineSpec nightly = config.pipelines().get(1);
-    assertEquals(Duration.ofMinutes(1440), nightly.policy().sla());
-    assertEquals(Duration.ofMinutes(60), nightly.policy().lagCap());
-    assertFalse(nightly.historyPath().isPresent());
-    PipelineSpec clicks = config.pipelines().get(2);
-    assertEquals(Duration.ofMillis(250), clicks.kafkaPollTimeout());
-    assertEquals(List.of(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "broker:9092",
-        "sasl.jaas.config", "secret-jaas"))), clicks.sources());
-
-    List<String> warnings = logs.lines().filter(line -> line.startsWith("WARN ") && line.contains("is deprecated"))
-        .collect(Collectors.toList());
-    assertEquals(9, warnings.size(), logs);
-    for (String expected : List.of(
-        "pipelines[0] of old.yaml: 'slaInMinutes' is deprecated and will be removed; set "
-            + "hoodie.streamer.freshness.sla.minutes: 30 under 'properties' instead",
-        "pipelines[0] of old.yaml: 'historyMaxEntries' is deprecated and will be removed; set "
-            + "hoodie.streamer.freshness.history.max.entries: 50",
-        "pipelines[0] of old.yaml: 'sources' is deprecated and will be removed; set "
-            + "hoodie.streamer.source.multi.hudi.tables: orders,users, "
-            + "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table: orders and each table's "
-            + "hoodie.streamer.source.hudi.{table}.path",
-        "pipelines[1] of old.yaml: 'mode' is deprecated and will be removed; set hoodie.streamer.freshness.mode: batch",
-        "pipelines[1] of old.yaml: 'lagCapInMinutes' is deprecated and will be removed; set "
-            + "hoodie.streamer.freshness.lag.cap.minutes: 60",
-        "pipelines[1] of old.yaml: 'historyPath' is deprecated and will be removed; set "
-            + "hoodie.streamer.freshness.history.enable: false",
-        "pipelines[2] of old.yaml: 'kafkaPollTimeoutMs' is deprecated and will be removed; set "
-            + "hoodie.streamer.freshness.kafka.poll.timeout.ms: 250",
-        "pipelines[2] of old.yaml: 'sources' is deprecated and will be removed; set hoodie.streamer.source.kafka.topic: "
-            + "clicks and the Kafka consumer properties")) {
-      assertTrue(warnings.stream().anyMatch(line -> line.contains(expected)), expected + " in\n" + logs);
-    }
-    assertFalse(logs.contains("secret-jaas"), logs);
-  }
-
-  @Test
   void theExampleOfTheDocsIsValid() throws Exception {
     Path example = Paths.get("..", "docs", "freshness", "reporter-example.yaml");
-    try (CapturedLogs captured = new CapturedLogs()) {
-      ReporterConfig config = ReporterConfig.parse(Files.readString(example), example.toString());
-      assertEquals(List.of("joined", "orders_copy", "clicks"), config.pipelines().stream().map(PipelineSpec::name)
-          .collect(Collectors.toList()));
-      assertFalse(captured.text().contains("is deprecated"), captured.text());
-    }
+    ReporterConfig config = ReporterConfig.parse(Files.readString(example), example.toString());
+    assertEquals(List.of("joined", "orders_copy", "clicks"), config.pipelines().stream().map(PipelineSpec::name)
+        .collect(Collectors.toList()));
   }
 
   @Test
   void credentialsNeverShowInDescriptions() throws Exception {
-    for (String yaml : List.of(YAML, OLD_YAML)) {
-      String description = ReporterConfig.parse(yaml, "test.yaml").pipelines().get(2).toString();
-      assertFalse(description.contains("secret-jaas"), description);
-      assertTrue(description.contains("sasl.jaas.config=" + Secrets.REDACTED), description);
-    }
+    String description = ReporterConfig.parse(YAML, "test.yaml").pipelines().get(2).toString();
+    assertFalse(description.contains("secret-jaas"), description);
+    assertTrue(description.contains("sasl.jaas.config=" + Secrets.REDACTED), description);
   }
 
   @Test
   void rejectsAMisspeltKeyNamingIt() {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
-        "pipelines:\n  - {name: a, basePath: /a, slaMinutes: 5, sources: [{name: t, type: hudi, path: /t}]}\n",
+        "pipelines:\n  - {name: a, basePath: /a, slaMinutes: 5, properties: {hoodie.streamer.source.hoodieincr.path: /t}}\n",
         "typo.yaml"));
     assertTrue(error.getMessage().startsWith("Cannot read pipelines[0] of typo.yaml: unknown keys [slaMinutes]"),
         error.getMessage());
@@ -219,23 +130,11 @@ class TestReporterConfig {
   }
 
   @Test
-  void rejectsAnOldKeyAndItsPropertyTogether() {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
-        "pipelines:\n  - {name: a, basePath: /a, slaInMinutes: 5, properties: {hoodie.streamer.freshness.sla.minutes: 6, "
-            + "hoodie.streamer.source.hoodieincr.path: /t}}\n", "both.yaml"));
-    assertEquals("Cannot read pipelines[0] of both.yaml: 'slaInMinutes' and property hoodie.streamer.freshness.sla.minutes "
-        + "both set it (keep the property only)", error.getMessage());
-  }
-
-  @Test
-  void rejectsAnUnknownSourceTypeAMissingPathAndAPipelineWithoutSource() {
-    IllegalArgumentException type = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
-        "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: s3}]}\n", "x.yaml"));
-    assertEquals("Cannot read sources[0] of pipelines[0] of x.yaml: type 's3' is not supported (use hudi or kafka)",
-        type.getMessage());
-    IllegalArgumentException path = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
-        "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi}]}\n", "x.yaml"));
-    assertEquals("Cannot read sources[0] of pipelines[0] of x.yaml: 'path' is missing (set it)", path.getMessage());
+  void rejectsAnUnknownKeyAndAPipelineWithoutSource() {
+    IllegalArgumentException sources = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi, path: /t}]}\n", "x.yaml"));
+    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, name, properties])",
+        sources.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minutes: 5}}\n", "x.yaml"));
     assertTrue(none.getMessage().startsWith("Cannot read pipelines[0] of x.yaml: Cannot measure the freshness of "

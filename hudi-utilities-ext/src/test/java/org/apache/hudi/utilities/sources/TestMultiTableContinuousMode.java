@@ -23,6 +23,7 @@ import org.apache.hudi.utilities.HoodieClusteringJob;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.config.AlignmentMode;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.freshness.MetricNames;
 import org.apache.hudi.utilities.freshness.SourceKind;
 import org.apache.hudi.utilities.hudi014.SourceRetention;
@@ -283,8 +284,8 @@ class TestMultiTableContinuousMode {
         .tableType("MERGE_ON_READ")
         .transformers(MultiDatasetSqlFileTransformer.class.getName())
         .property("hoodie.streamer.source.multi.hudi.tables", String.join(",", TABLES))
-        .property("hoodie.streamer.source.multi.alignment", AlignmentMode.COMMIT_TIME_CEILING.name())
-        .property("hoodie.streamer.source.multi.alignment.idle.timeout.ms", String.valueOf(IDLE_TIMEOUT_MS))
+        .property(HoodieIncrMultiSourceConfig.ALIGNMENT.key(), AlignmentMode.COMMIT_TIME_CEILING.name())
+        .property(HoodieIncrMultiSourceConfig.ALIGNMENT_IDLE_TIMEOUT_MS.key(), String.valueOf(IDLE_TIMEOUT_MS))
         .property("hoodie.datasource.write.recordkey.field", "rk")
         .property("hoodie.metadata.enable", "false")
         .property("hoodie.metrics.on", "true")
