@@ -22,10 +22,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,8 +38,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Finds the relative links of Markdown files that do not resolve, as GitHub renders them: {@code [x](path)},
@@ -76,20 +78,25 @@ final class MarkdownLinkChecker {
 
   /** Every Markdown file under {@code root}, outside {@code .git} and {@code target} folders, in path order. */
   static List<Path> markdownFiles(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      return paths
-          .filter(path -> path.getFileName().toString().endsWith(".md") && Files.isRegularFile(path))
-          .filter(path -> {
-            for (Path part : root.relativize(path)) {
-              if (part.toString().equals(".git") || part.toString().equals("target")) {
-                return false;
-              }
-            }
-            return true;
-          })
-          .sorted()
-          .collect(Collectors.toList());
-    }
+    List<Path> files = new ArrayList<>();
+    Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+        String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+        return !dir.equals(root) && (name.equals(".git") || name.equals("target"))
+            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile() && file.getFileName().toString().endsWith(".md")) {
+          files.add(file);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    Collections.sort(files);
+    return files;
   }
 
   /**
