@@ -26,7 +26,8 @@
 #    s3a://demo/jobs/;
 # 3. creates the source tables orders (COPY_ON_WRITE) and users (MERGE_ON_READ) under s3a://demo/warehouse/;
 # 4. round 1: spark-submit of the stock HoodieStreamer to the cluster, the Hudi Spark bundle and the plugin in --jars
-#    (as the README's standalone command); prints the committed checkpoint and the target, and checks the target;
+#    (as the standalone command of docs/deployment.md); prints the committed checkpoint and the target, and checks
+#    the target;
 # 5. appends to the sources, round 2 with the same command, prints and checks again;
 # 6. stops everything it started, also when a step fails. Logs: demo/target/cluster/logs/ (kept); the rest of
 #    demo/target/cluster/ (tables in S3Proxy's memory, the Spark home, the executors' folders) is removed after a
@@ -100,8 +101,9 @@ run_sql() {
     "DEMO_DIR=${WAREHOUSE}" 2>&1 | tee "${LOGS}/${log}" | quiet
 }
 
-# One HoodieStreamer run, submitted as the README's standalone command: Spark's jars/ on the driver's classpath (what
-# spark-submit puts there), the Hudi Spark bundle and the plugin in --jars, the utilities bundle as the primary jar.
+# One HoodieStreamer run, submitted as the standalone command of docs/deployment.md: Spark's jars/ on the driver's
+# classpath (what spark-submit puts there), the Hudi Spark bundle and the plugin in --jars, the utilities bundle as the
+# primary jar.
 run_streamer() {
   local log="$1"
   local submit_args=(

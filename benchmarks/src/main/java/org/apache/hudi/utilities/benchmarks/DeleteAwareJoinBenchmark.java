@@ -43,11 +43,11 @@ import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.table;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.usersSql;
 
 /**
- * Issue 11: one batch of the delete-aware exact join (README "Delete-aware inner join"), its deletes found by
- * anti-joins of {@code PREV} and {@code SNAP}, against the same join over CDC deltas (README "Delete-aware join over
- * CDC deltas"), against recomputing the whole join, side by side (runs interleaved), over source tables that keep
- * change data. Each recipe's batch upserts into its own target and the recomputation overwrites a third; after the
- * runs the three targets must hold the same rows, so the contenders are shown to do the same work.
+ * Issue 11: one batch of the delete-aware exact join (docs/exact-joins.md, "Delete-aware inner join"), its deletes
+ * found by anti-joins of {@code PREV} and {@code SNAP}, against the same join over CDC deltas (docs/exact-joins.md,
+ * "Delete-aware join over CDC deltas"), against recomputing the whole join, side by side (runs interleaved), over
+ * source tables that keep change data. Each recipe's batch upserts into its own target and the recomputation overwrites
+ * a third; after the runs the three targets must hold the same rows, so the contenders are shown to do the same work.
  */
 final class DeleteAwareJoinBenchmark implements Benchmark {
 

@@ -31,7 +31,7 @@ public enum AlignmentMode {
 
   /**
    * Every window ends at or before a shared commit-time ceiling, so that no position passes it; see
-   * {@link CommitTimeCeiling} and the README section "Alignment modes" for the rule and its guarantees.
+   * {@link CommitTimeCeiling} and docs/how-a-batch-works.md#alignment-modes for the rule and its guarantees.
    */
   COMMIT_TIME_CEILING
 }

@@ -152,8 +152,8 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .withDocumentation("How the read windows of the tables relate in time. Possible values: "
           + Arrays.toString(AlignmentMode.values()) + ". NONE: each table reads its own window (up to its "
           + "num_instants) independently. COMMIT_TIME_CEILING: every window ends at a shared commit-time ceiling that "
-          + "no table's checkpoint passes; tables that are ahead wait. The rule and its guarantees: README, "
-          + "'Alignment modes'.");
+          + "no table's checkpoint passes; tables that are ahead wait. The rule and its guarantees: "
+          + "docs/how-a-batch-works.md#alignment-modes.");
 
   public static final ConfigProperty<Long> ALIGNMENT_IDLE_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "alignment.idle.timeout.ms")
@@ -162,7 +162,7 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .markAdvanced()
       .withDocumentation("With alignment COMMIT_TIME_CEILING: how long, in milliseconds from its newest readable "
           + "commit, a table without new commits holds the other tables; after it the table is idle. 0: only tables "
-          + "with new commits set the ceiling. See README, 'Alignment modes'.");
+          + "with new commits set the ceiling. See docs/how-a-batch-works.md#alignment-modes.");
 
   public static final ConfigProperty<Integer> RETENTION_WARN_HEADROOM_COMMITS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.warn.headroom.commits")
@@ -173,7 +173,7 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "ahead of the earliest instant its cleaner and archival retain (the <table>_retention_headroom_commits "
           + "metric); 0 never warns. Fixes: retain more commits on the source (hoodie.cleaner.commits.retained, "
           + "hoodie.keep.min.commits), run the Streamer more often, or allow the table's full-scan fallback. See "
-          + "README, 'Operating the pipeline'.");
+          + "docs/operations.md#retention-guard.");
 
   public static final ConfigProperty<Boolean> RETENTION_FAIL_FAST = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.fail.fast")
@@ -240,7 +240,7 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + "ts_ms, before (the record at the window's start, null if new) and after (at its end, null if deleted), "
           + "both structs of the table's columns, so that deletes and key changes come from the delta itself. CDC needs "
           + "hoodie.table.cdc.enabled=true in the table's hoodie.properties (checked at startup). Same windows and "
-          + "checkpoints either way. See README, 'CDC deltas'.");
+          + "checkpoints either way. See docs/exact-joins.md#delete-aware-join-over-cdc-deltas.");
 
   public static final ConfigProperty<String> TABLE_PARTITION_FIELDS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "partition.fields")

@@ -184,7 +184,7 @@ class TestMultiTableContinuousMode {
         // Every file group of the target is small: each plan takes them all and writes one.
         .property("hoodie.clustering.plan.strategy.small.file.limit", String.valueOf(100L << 20))
         .property("hoodie.clustering.plan.strategy.target.file.max.bytes", String.valueOf(1L << 30))
-        // Hudi 0.14's row-writer clustering fails with "Positive number of partitions required" (see README).
+        // Hudi 0.14's row-writer clustering fails with "Positive number of partitions required" (docs/operations.md).
         .property("hoodie.datasource.write.row.writer.enable", "false");
 
     StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS, () -> { });

@@ -79,10 +79,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>The target makes every loss and every duplicate visible: it holds one row per source row
  * ({@code orders:<order_id>}, {@code users:<user_id>}, with the source row's {@code ts}, which identifies its version)
- * and one row per joined order ({@code join:<order_id>}, the README's delete-aware exact join over {@code <SNAP>} and
- * {@code <PREV>}), upserted on that key. Its expected content is computed independently, from a model of every source
- * commit the test wrote. Each table's {@code num_instants} is drawn per seed (2, 3 or all), so batches are often cut
- * short: the checkpoints of partial batches and the snapshot reads at their positions are crash-tested too.
+ * and one row per joined order ({@code join:<order_id>}, the delete-aware exact join of docs/exact-joins.md over
+ * {@code <SNAP>} and {@code <PREV>}), upserted on that key. Its expected content is computed independently, from a
+ * model of every source commit the test wrote. Each table's {@code num_instants} is drawn per seed (2, 3 or all), so
+ * batches are often cut short: the checkpoints of partial batches and the snapshot reads at their positions are
+ * crash-tested too.
  *
  * <p>After every run, killed or not: the target equals the model at the positions of the committed checkpoint (no
  * row newer than its table's position, none missing), with no duplicate key, and the timeline shows what the kill
@@ -162,8 +163,8 @@ class TestMultiTableCrashSafety {
   /**
    * The job: orders and users through the multi-dataset SQL transformer, then the after-read fault injector; a
    * post-commit callback that is a fault injector; each table read {@code num_instants} commits at a time. The join
-   * rows come from the README's delete-aware exact join: the snapshots are read at the batch's positions, and a joined
-   * order whose new version's user is not there yet (orders ahead of users) leaves the target.
+   * rows come from the delete-aware exact join of docs/exact-joins.md: the snapshots are read at the batch's positions,
+   * and a joined order whose new version's user is not there yet (orders ahead of users) leaves the target.
    *
    * <p>A users row leaves user_id null: selecting user_id twice in that branch hits the Spark optimizer bug that
    * {@link TestUnionOverCaughtUpTable} pins (wrong user ids in joined rows whenever orders is caught up), which is not

@@ -62,9 +62,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The demo's multi-table job on a real Spark standalone cluster: a Master and two Workers in their own JVMs, each
  * Worker running an executor JVM for each run, the stock HoodieStreamer submitted in client mode with the Hudi Spark
- * bundle and the plugin in {@code --jars} (as the README's standalone command), every table, the SQL file and the
- * freshness history on S3 (S3Proxy over {@code s3a://}), the credentials only in the environment of the driver and the
- * Workers.
+ * bundle and the plugin in {@code --jars} (as the standalone command of docs/deployment.md), every table, the SQL file
+ * and the freshness history on S3 (S3Proxy over {@code s3a://}), the credentials only in the environment of the driver
+ * and the Workers.
  *
  * <p>Four runs over orders (COPY_ON_WRITE) and users (MERGE_ON_READ), each committed one checked against the
  * time-travel join of the sources at the checkpoint it committed and against the expected rows: the first round; a
@@ -204,7 +204,8 @@ class TestMultiTableJobOnCluster {
                          String... driverJvmOptions) {
     Map<String, String> sparkConf = new LinkedHashMap<>();
     s3.s3aEndpointSettings().forEach((key, value) -> sparkConf.put("spark.hadoop." + key, value));
-    // The README's way: S3A reads the credentials from the environment (the driver's here, the Workers' for executors).
+    // As docs/deployment.md says: S3A reads the credentials from the environment (the driver's here, the Workers' for
+    // executors).
     sparkConf.put("spark.hadoop.fs.s3a.aws.credentials.provider", "com.amazonaws.auth.EnvironmentVariableCredentialsProvider");
     sparkConf.put("spark.app.name", name);
     sparkConf.put("spark.local.dir", cluster.dir().resolve("driver-local").toString());

@@ -67,16 +67,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * none duplicated, none newer than its table's position.
  *
  * <p>Drawn per seed: the target's table type; per source its table type, whether it is partitioned, its num_instants
- * (batches cut short or not), how often it is compacted (MERGE_ON_READ) and clustered, the commits its cleaner
- * retains; whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the
- * sources delete rows; whether the target is clustered. A deleted row stays in the target in some version the source
- * wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is depends on
- * how the batches fell), so deleted keys are checked for that only. Drawn too: whether the SQL adds the README's
- * delete-aware exact join of the two sources on {@code id} (snapshots at the positions, PREV for deletes); its rows
- * must be exactly the join of both models at the positions, deletes included; and whether, each step, one source's
- * commit (with the services it triggers) lands from a writer thread while the round runs. Such a commit falls before
- * or after the batch's listing by timing, so a replayed seed draws the same setup and writes but its positions may
- * differ.
+ * (batches cut short or not), how often it is compacted (MERGE_ON_READ) and clustered, the commits its cleaner retains;
+ * whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the sources
+ * delete rows; whether the target is clustered. A deleted row stays in the target in some version the source wrote at
+ * or before the position, or leaves it (an incremental read does not carry deletes; which it is depends on how the
+ * batches fell), so deleted keys are checked for that only. Drawn too: whether the SQL adds the delete-aware exact join
+ * of docs/exact-joins.md of the two sources on {@code id} (snapshots at the positions, PREV for deletes); its rows must
+ * be exactly the join of both models at the positions, deletes included; and whether, each step, one source's commit
+ * (with the services it triggers) lands from a writer thread while the round runs. Such a commit falls before or after
+ * the batch's listing by timing, so a replayed seed draws the same setup and writes but its positions may differ.
  *
  * <p>Quick by default: one fixed seed, {@value #QUICK_SEED}, {@value #DEFAULT_STEPS} steps, so that every build draws
  * the same setup and writes. Randomized with {@code -Dschedule.seeds=N} (the first seed is {@code schedule.seed} or the clock,
@@ -258,8 +257,8 @@ class TestTableServiceSchedule {
 
     /**
      * Each source's delta, one row per source row; with the exact join also one row per id that both sources hold
-     * ({@code j:<id>}), from the README's delete-aware recipe: deltas joined with the other table's snapshot at the
-     * batch's position, and deletes of the ids that left a source since its previous position.
+     * ({@code j:<id>}), from the delete-aware recipe of docs/exact-joins.md: deltas joined with the other table's
+     * snapshot at the batch's position, and deletes of the ids that left a source since its previous position.
      */
     private String sql(boolean withNote) {
       String note = withNote ? ", note" : "";

@@ -75,8 +75,8 @@ public final class SparkSubmitLauncher {
   }
 
   /**
-   * Submits the job to a standalone cluster in client mode, as the README's standalone command: the driver runs in
-   * the launched JVM; one executor of 1 core and 1 GB per Worker; the Hudi Spark bundle, the plugin jar
+   * Submits the job to a standalone cluster in client mode, as the standalone command of docs/deployment.md: the driver
+   * runs in the launched JVM; one executor of 1 core and 1 GB per Worker; the Hudi Spark bundle, the plugin jar
    * ({@link Deployment#pluginJar()}) and {@code extraJars} in {@code --jars}.
    *
    * @param sparkConf       more {@code --conf} settings, e.g. {@code spark.hadoop.fs.s3a.*}

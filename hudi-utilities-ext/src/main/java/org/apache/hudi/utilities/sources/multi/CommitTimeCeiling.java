@@ -39,7 +39,7 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * shared ceiling. Pure: it reads no timeline, only the planned windows and the clock.
  *
  * <p>The rule (which table holds the ceiling, when a quiet table is idle) and what it guarantees are stated once, in
- * the README section "Alignment modes"; {@code TestCommitTimeCeiling} specifies it on a fixed clock.
+ * docs/how-a-batch-works.md#alignment-modes; {@code TestCommitTimeCeiling} specifies it on a fixed clock.
  */
 public final class CommitTimeCeiling {
 

@@ -170,7 +170,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /**
    * The S3A settings of {@link #s3aSettings()} without any credential: for JVMs that read them from their environment
-   * ({@link #credentialsEnvironment()}), as the README tells users to run a cluster job.
+   * ({@link #credentialsEnvironment()}), as docs/deployment.md tells users to run a cluster job.
    */
   public Map<String, String> s3aEndpointSettings() {
     Map<String, String> settings = new LinkedHashMap<>();
