@@ -150,7 +150,7 @@ class TestFreshnessEndToEnd {
     Instant visible = completionTime(orders, waiting);
     String otherWriter = path("other_writer");
     HudiTables.upsert(otherWriter, "other_writer", "COPY_ON_WRITE", "order_id", ORDERS, order("x", "u", 1.0, 1L));
-    // The pipeline with the properties of its Streamer job; another in the earlier form of the file.
+    // Each pipeline with the properties of its Streamer job: a multi-table one and a single-table one.
     Path config = yaml("reporter.yaml",
         "  - name: joined",
         "    basePath: " + target,
@@ -162,8 +162,8 @@ class TestFreshnessEndToEnd {
         "      hoodie.streamer.source.hudi.users.path: '" + users + "'",
         "  - name: other_writer",
         "    basePath: " + otherWriter,
-        "    sources:",
-        "      - {name: orders, type: hudi, path: '" + orders + "'}");
+        "    properties:",
+        "      hoodie.streamer.source.hoodieincr.path: '" + orders + "'");
     Clock thirtyMinutesLater = Clock.fixed(visible.plus(Duration.ofMinutes(30)), ZoneOffset.UTC);
 
     assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()}, output(), thirtyMinutesLater,
