@@ -22,7 +22,11 @@ import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
@@ -113,5 +117,20 @@ public final class ConfigValues {
     checkArgument(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"), String.format(
         "Cannot %s: %s=%s is neither true nor false", cannot, property.key(), value));
     return Boolean.parseBoolean(value);
+  }
+
+  /** The settings a config class declares: its public static {@link ConfigProperty} fields, in declaration order. */
+  public static List<ConfigProperty<?>> declared(Class<?> configClass) {
+    List<ConfigProperty<?>> properties = new ArrayList<>();
+    for (Field field : configClass.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && ConfigProperty.class.isAssignableFrom(field.getType())) {
+        try {
+          properties.add((ConfigProperty<?>) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("Cannot list the settings of " + configClass.getName(), e);
+        }
+      }
+    }
+    return properties;
   }
 }

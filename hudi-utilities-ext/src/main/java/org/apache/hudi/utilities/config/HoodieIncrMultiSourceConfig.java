@@ -31,9 +31,12 @@ import javax.annotation.concurrent.Immutable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
 import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
@@ -61,7 +64,11 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
   public static final String TABLE_PLACEHOLDER = "{table}";
 
   private static final String MULTI_PREFIX = "source.multi.hudi.";
-  private static final String TABLE_PREFIX = "source.hudi." + TABLE_PLACEHOLDER + ".";
+  /** This project's namespace of job-wide keys; Hudi declares no key under it. */
+  private static final String MULTI_NAMESPACE = "source.multi.";
+  /** This project's namespace of per-table keys; Hudi declares no key under it. */
+  private static final String TABLES_NAMESPACE = "source.hudi.";
+  private static final String TABLE_PREFIX = TABLES_NAMESPACE + TABLE_PLACEHOLDER + ".";
 
   public static final ConfigProperty<String> TABLES = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "tables")
@@ -311,6 +318,48 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
   public static List<String> tableKeyPrefixes(String table) {
     String tablePrefix = TABLE_PREFIX.replace(TABLE_PLACEHOLDER, tableKeyName(table));
     return Arrays.asList(STREAMER_CONFIG_PREFIX + tablePrefix, DELTA_STREAMER_CONFIG_PREFIX + tablePrefix);
+  }
+
+  /**
+   * The keys of this project's namespaces ({@code hoodie.streamer.source.multi.} and the per-table
+   * {@code hoodie.streamer.source.hudi.&lt;table&gt;.}, each also under {@code hoodie.deltastreamer.}) that no setting of
+   * this class declares: misspelt settings, which would otherwise be silently ignored.
+   *
+   * @param tables the configured tables; keys of other tables are not looked at (see {@link #keysOfOtherTables})
+   */
+  public static List<String> unknownKeys(TypedProperties props, List<String> tables) {
+    Set<String> known = new HashSet<>();
+    for (ConfigProperty<?> property : ConfigValues.declared(HoodieIncrMultiSourceConfig.class)) {
+      if (!property.key().contains(TABLE_PLACEHOLDER)) {
+        known.add(property.key());
+        known.addAll(property.getAlternatives());
+      }
+      for (String table : tables) {
+        ConfigProperty<?> concrete = forTable(property, table);
+        known.add(concrete.key());
+        known.addAll(concrete.getAlternatives());
+      }
+    }
+    List<String> namespaces = new ArrayList<>(Arrays.asList(STREAMER_CONFIG_PREFIX + MULTI_NAMESPACE,
+        DELTA_STREAMER_CONFIG_PREFIX + MULTI_NAMESPACE));
+    tables.forEach(table -> namespaces.addAll(tableKeyPrefixes(table)));
+    return props.stringPropertyNames().stream()
+        .filter(key -> namespaces.stream().anyMatch(key::startsWith) && !known.contains(key))
+        .sorted().collect(Collectors.toList());
+  }
+
+  /**
+   * Per-table keys ({@code hoodie.streamer.source.hudi.&lt;table&gt;.}) of tables that are not configured: left behind when
+   * a table was removed from {@link #TABLES}, or a misspelt table name.
+   */
+  public static List<String> keysOfOtherTables(TypedProperties props, List<String> tables) {
+    List<String> configured = tables.stream().flatMap(table -> tableKeyPrefixes(table).stream())
+        .collect(Collectors.toList());
+    return props.stringPropertyNames().stream()
+        .filter(key -> (key.startsWith(STREAMER_CONFIG_PREFIX + TABLES_NAMESPACE)
+            || key.startsWith(DELTA_STREAMER_CONFIG_PREFIX + TABLES_NAMESPACE))
+            && configured.stream().noneMatch(key::startsWith))
+        .sorted().collect(Collectors.toList());
   }
 
   /**

@@ -22,6 +22,9 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -39,6 +42,7 @@ import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.RETEN
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEYS_LIMIT;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_KEY_RANGE;
 import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.SNAPSHOT_PUSHDOWN_MAX_KEYS;
+import static org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig.TABLES;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 
 /**
@@ -46,6 +50,8 @@ import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config
  * accessor per setting: the source, its readers and freshness all read them from here.
  */
 public final class MultiTableReadConf {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MultiTableReadConf.class);
 
   private final List<SourceTable> tables;
   private final int readParallelism;
@@ -79,6 +85,16 @@ public final class MultiTableReadConf {
     List<SourceTable> tables = HoodieIncrMultiSourceConfig.tables(props).stream()
         .map(table -> SourceTable.from(table, props))
         .collect(Collectors.toList());
+    List<String> names = names(tables);
+    List<String> unknown = HoodieIncrMultiSourceConfig.unknownKeys(props, names);
+    checkArgument(unknown.isEmpty(), () -> String.format("Cannot read the tables: %s %s no setting of the multi-table "
+        + "source (check the spelling against docs/configuration.md, or remove %s)", unknown,
+        unknown.size() == 1 ? "is" : "are", unknown.size() == 1 ? "it" : "them"));
+    List<String> otherTables = HoodieIncrMultiSourceConfig.keysOfOtherTables(props, names);
+    if (!otherTables.isEmpty()) {
+      LOG.warn("Ignoring {}: they name no table of {}={} (left from a removed table, or a misspelt table name)",
+          otherTables, TABLES.key(), names);
+    }
     int parallelism = ConfigValues.positiveInt(props, READ_PARALLELISM, "read the tables");
     AlignmentMode alignment = ConfigValues.enumValue(props, ALIGNMENT, AlignmentMode.class, "align the tables");
     long idleTimeoutMs = ConfigValues.atLeast(props, ALIGNMENT_IDLE_TIMEOUT_MS, 0, "align the tables");
@@ -87,7 +103,7 @@ public final class MultiTableReadConf {
             + "ceiling, which that splitter would move. Remove the splitter, or set %s=%s.", ALIGNMENT.key(), alignment,
             SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME, ALIGNMENT.key(), AlignmentMode.NONE));
     String checkpoint = "read the checkpoint";
-    MultiTableCheckpointManager checkpoints = new MultiTableCheckpointManager(names(tables),
+    MultiTableCheckpointManager checkpoints = new MultiTableCheckpointManager(names,
         ConfigValues.raw(props, CHECKPOINT_LEGACY_TABLE).orElse(tables.get(0).name()),
         ConfigValues.booleanValue(props, CHECKPOINT_ENABLE, checkpoint),
         ConfigValues.booleanValue(props, CHECKPOINT_LENIENT, checkpoint));

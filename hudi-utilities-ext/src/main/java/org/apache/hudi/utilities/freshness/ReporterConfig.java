@@ -31,8 +31,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -137,16 +135,9 @@ public final class ReporterConfig {
   /** Rejects {@code hoodie.streamer.freshness.*} properties that are no setting of {@link HoodieFreshnessConfig}. */
   private static void checkFreshnessKeys(TypedProperties props, String where) {
     Set<String> known = new TreeSet<>();
-    for (Field field : HoodieFreshnessConfig.class.getFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && ConfigProperty.class.isAssignableFrom(field.getType())) {
-        try {
-          ConfigProperty<?> property = (ConfigProperty<?>) field.get(null);
-          known.add(property.key());
-          known.addAll(property.getAlternatives());
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException("Cannot list the settings of " + HoodieFreshnessConfig.class.getName(), e);
-        }
-      }
+    for (ConfigProperty<?> property : ConfigValues.declared(HoodieFreshnessConfig.class)) {
+      known.add(property.key());
+      known.addAll(property.getAlternatives());
     }
     String consumerPrefix = ConfigValues.valueOrDefault(props, HoodieFreshnessConfig.KAFKA_CONSUMER_PROPS_PREFIX).get();
     Set<String> unknown = new TreeSet<>();
