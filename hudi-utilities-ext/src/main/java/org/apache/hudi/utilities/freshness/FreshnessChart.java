@@ -19,32 +19,29 @@
 package org.apache.hudi.utilities.freshness;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.jfree.chart.ChartFactory;
-import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.DateAxis;
-import org.jfree.chart.plot.ValueMarker;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.ui.RectangleAnchor;
-import org.jfree.chart.ui.TextAnchor;
-import org.jfree.data.time.FixedMillisecond;
-import org.jfree.data.time.TimeSeries;
-import org.jfree.data.time.TimeSeriesCollection;
-
-import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler.LegendLayout;
+import org.knowm.xchart.style.Styler.LegendPosition;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.TreeMap;
 
 /**
  * A pipeline's freshness history as a picture, for people who would rather look than read: the lag of each source
@@ -79,46 +76,65 @@ public final class FreshnessChart {
       throw new IllegalArgumentException("Cannot draw the freshness chart of pipeline '" + pipeline + "': its history "
           + "has no entry (run the reporter or the commit callback with history on first)");
     }
-    JFreeChart chart = ChartFactory.createTimeSeriesChart("Freshness of " + pipeline, "measured at (UTC)",
-        "lag (seconds)", lagPerSource(entries), true, false, false);
-    XYPlot plot = chart.getXYPlot();
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    ((DateAxis) plot.getDomainAxis()).setTimeZone(TimeZone.getTimeZone("UTC"));
-    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
-    for (int i = 0; i < plot.getDataset().getSeriesCount(); i++) {
-      renderer.setSeriesPaint(i, SOURCE_COLORS.get(i % SOURCE_COLORS.size()));
-      renderer.setSeriesStroke(i, new BasicStroke(3.0f));
+    XYChart chart = new XYChartBuilder().width(width).height(height).title("Freshness of " + pipeline)
+        .xAxisTitle("measured at (UTC)").yAxisTitle("lag (seconds)").build();
+    XYStyler styler = chart.getStyler();
+    styler.setChartBackgroundColor(Color.WHITE);
+    styler.setPlotBackgroundColor(Color.WHITE);
+    styler.setPlotGridLinesColor(Color.LIGHT_GRAY);
+    styler.setLegendPosition(LegendPosition.OutsideS);
+    styler.setLegendLayout(LegendLayout.Horizontal);
+    styler.setLegendBorderColor(Color.WHITE);
+    styler.setTimezone(TimeZone.getTimeZone("UTC"));
+    // Room between the time labels: at XChart's default hint of 74 pixels they touch.
+    styler.setXAxisTickMarkSpacingHint(100);
+    styler.setYAxisDecimalPattern("#,##0");
+    styler.setYAxisMin(0.0);
+    int i = 0;
+    for (Map.Entry<String, TreeMap<Date, Double>> source : lagPerSource(entries).entrySet()) {
+      Color color = SOURCE_COLORS.get(i++ % SOURCE_COLORS.size());
+      XYSeries line = chart.addSeries(source.getKey(), new ArrayList<>(source.getValue().keySet()),
+          new ArrayList<>(source.getValue().values()));
+      line.setLineColor(color);
+      line.setMarkerColor(color);
+      line.setLineStyle(new BasicStroke(3.0f));
     }
-    plot.setRenderer(renderer);
-    ValueMarker slaLine = new ValueMarker(sla.getSeconds(), SLA_COLOR, new BasicStroke(3.0f, BasicStroke.CAP_BUTT,
-        BasicStroke.JOIN_MITER, 10.0f, new float[] {12.0f, 6.0f}, 0.0f));
-    slaLine.setLabel("SLA " + sla.toMinutes() + " min");
-    slaLine.setLabelPaint(SLA_COLOR);
-    slaLine.setLabelAnchor(RectangleAnchor.TOP_LEFT);
-    slaLine.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
-    plot.addRangeMarker(slaLine);
-    // Keep the SLA line in view when every lag is far below it.
-    plot.getRangeAxis().setLowerBound(0.0);
-    plot.getRangeAxis().setUpperBound(Math.max(plot.getRangeAxis().getUpperBound(), sla.getSeconds() * 1.1));
-    BufferedImage image = chart.createBufferedImage(width, height);
-    ImageIO.write(image, "png", out);
+    Date first = measuredAt(entries.get(0));
+    Date last = measuredAt(entries.get(entries.size() - 1));
+    if (!first.before(last)) {
+      // A single measurement: give the time axis a span, else XChart draws it without ticks and the SLA line empty.
+      first = new Date(first.getTime() - Duration.ofMinutes(1).toMillis());
+      last = new Date(last.getTime() + Duration.ofMinutes(1).toMillis());
+      styler.setXAxisMin((double) first.getTime());
+      styler.setXAxisMax((double) last.getTime());
+    }
+    // A series rather than an annotation: its name explains the dashed line in the legend, and the lag axis reaches
+    // up to it when every lag is far below it.
+    XYSeries slaLine = chart.addSeries("SLA " + sla.toMinutes() + " min", List.of(first, last),
+        List.of(sla.getSeconds(), sla.getSeconds()));
+    slaLine.setMarker(SeriesMarkers.NONE);
+    slaLine.setLineColor(SLA_COLOR);
+    slaLine.setLineStyle(new BasicStroke(3.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10.0f,
+        new float[] {12.0f, 6.0f}, 0.0f));
+    BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
   }
 
-  private static TimeSeriesCollection lagPerSource(List<JsonNode> entries) {
-    Map<String, TimeSeries> series = new LinkedHashMap<>();
+  /** Each source's lag in seconds (null: not measured) by measurement time, the sources in order of appearance. */
+  private static Map<String, TreeMap<Date, Double>> lagPerSource(List<JsonNode> entries) {
+    Map<String, TreeMap<Date, Double>> series = new LinkedHashMap<>();
     for (JsonNode entry : entries) {
-      Date measuredAt = Date.from(Instant.parse(entry.path("measuredAt").asText()));
+      Date measuredAt = measuredAt(entry);
       for (JsonNode source : entry.path("sources")) {
-        TimeSeries line = series.computeIfAbsent(source.path("source").asText(), TimeSeries::new);
         JsonNode lag = source.get("lagSeconds");
-        // addOrUpdate: the callback and the reporter may measure in the same millisecond.
-        line.addOrUpdate(new FixedMillisecond(measuredAt), lag == null ? null : lag.asDouble());
+        // Keyed by millisecond: the callback and the reporter may measure in the same one; the later entry wins.
+        series.computeIfAbsent(source.path("source").asText(), name -> new TreeMap<>())
+            .put(measuredAt, lag == null ? null : lag.asDouble());
       }
     }
-    TimeSeriesCollection dataset = new TimeSeriesCollection();
-    series.values().forEach(dataset::addSeries);
-    return dataset;
+    return series;
+  }
+
+  private static Date measuredAt(JsonNode entry) {
+    return Date.from(Instant.parse(entry.path("measuredAt").asText()));
   }
 }

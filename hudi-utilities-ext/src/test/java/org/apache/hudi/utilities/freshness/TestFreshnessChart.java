@@ -28,8 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -99,9 +102,26 @@ class TestFreshnessChart {
     assertTrue(pixels(image, FreshnessChart.SLA_COLOR) > 300, "the SLA line: "
         + pixels(image, FreshnessChart.SLA_COLOR) + " pixels");
     assertEquals(0, pixels(image, FreshnessChart.SOURCE_COLORS.get(2)), "a third source's colour");
-    // Image rows grow downwards: the late source reaches higher than the caught-up one.
-    assertTrue(topRow(image, orders) < topRow(image, users), "orders above users");
+    // Image rows grow downwards: the late source reaches higher than the caught-up one, drawn at 0 near the bottom.
+    int usersTop = topRow(image, users);
+    assertTrue(usersTop < Integer.MAX_VALUE, "users' line above the legend");
+    assertTrue(topRow(image, orders) < usersTop, "orders above users: " + topRow(image, orders) + " < " + usersTop);
     assertTrue(printed.toString(StandardCharsets.UTF_8).contains("Drew 10 history entries of pipeline 'joined'"));
+  }
+
+  @Test
+  void oneMeasurementStillGetsATimeSpanAndTheWholeSlaLine() throws Exception {
+    JsonNode entry = new ObjectMapper().readTree("{\"measuredAt\": \"2026-11-30T06:00:00Z\", \"sources\": "
+        + "[{\"source\": \"orders\", \"lagSeconds\": 300}]}");
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+
+    FreshnessChart.writePng("joined", List.of(entry), Duration.ofMinutes(60), 400, 300, png);
+
+    BufferedImage image = ImageIO.read(new ByteArrayInputStream(png.toByteArray()));
+    // Without a span the line has no length: only its sample in the legend (under 50 pixels) would be drawn.
+    assertTrue(pixels(image, FreshnessChart.SLA_COLOR) > 300, "the SLA line: "
+        + pixels(image, FreshnessChart.SLA_COLOR) + " pixels");
+    assertTrue(pixels(image, FreshnessChart.SOURCE_COLORS.get(0)) > 0, "the one measurement of orders");
   }
 
   private static int pixels(BufferedImage image, Color color) {
@@ -114,9 +134,9 @@ class TestFreshnessChart {
     return count;
   }
 
-  /** The first row, from the top, below the legend's band, holding a pixel of the colour. */
+  /** The first row, from the top, holding a pixel of the colour; the last eighth, the legend's band, left out. */
   private static int topRow(BufferedImage image, Color color) {
-    for (int y = 0; y < image.getHeight() * 3 / 4; y++) {
+    for (int y = 0; y < image.getHeight() * 7 / 8; y++) {
       for (int x = 0; x < image.getWidth(); x++) {
         if ((image.getRGB(x, y) & 0xffffff) == (color.getRGB() & 0xffffff)) {
           return y;
