@@ -22,14 +22,14 @@ import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.cli.FreshnessReporterCli;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
