@@ -96,6 +96,28 @@ class TestMultiTableReadConf {
   }
 
   @Test
+  void aMisspeltSettingInThePluginsNamespacesFailsNamingIt() {
+    TypedProperties props = twoTables();
+    props.setProperty("hoodie.streamer.source.multi.alignment", "COMMIT_TIME_CEILING");
+    props.setProperty("hoodie.deltastreamer.source.hudi.orders.num_instant", "3");
+    props.setProperty("hoodie.streamer.source.hudi.db_users.num_instants", "3");
+
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> MultiTableReadConf.from(props));
+
+    assertEquals("Cannot read the tables: [hoodie.deltastreamer.source.hudi.orders.num_instant, "
+        + "hoodie.streamer.source.multi.alignment] are no setting of the multi-table source (check the spelling "
+        + "against docs/configuration.md, or remove them)", error.getMessage());
+  }
+
+  @Test
+  void settingsOfATableThatIsNotListedAreIgnored() {
+    TypedProperties props = twoTables();
+    props.setProperty("hoodie.streamer.source.hudi.returns.path", "/data/returns");
+
+    assertEquals(List.of("orders", "db.users"), MultiTableReadConf.from(props).tableNames());
+  }
+
+  @Test
   void parallelismIsAPositiveWholeNumber() {
     assertEquals("Cannot read the tables: hoodie.streamer.source.multi.hudi.read.parallelism=0 is not a whole number "
         + "of at least 1", failure("hoodie.streamer.source.multi.hudi.read.parallelism", "0"));
