@@ -31,6 +31,7 @@ import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
@@ -180,11 +181,13 @@ final class ChangeDataReader {
           struct(columns).as(AFTER));
     }
     String position = window.position().get();
-    if (timeline.isBehindArchive(position)) {
+    // No full-scan fallback for a CDC read: an archived position fails whatever the table's settings.
+    WindowReadability readability = timeline.retention().readability(position);
+    if (readability.archived()) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' as CDC after %s: that position is "
           + "older than the table's active timeline (which starts at %s), and Hudi's CDC query reads active commits "
           + "only. Nothing was committed. Move the table with --checkpoint '%s=EARLIEST' (its rows again, as inserts) "
-          + "or '%s=LATEST' (skip to now).", table.name(), position, timeline.firstCompletedInstant().orElse("<none>"),
+          + "or '%s=LATEST' (skip to now).", table.name(), position, readability.activeTimelineStart().orElse("<none>"),
           table.name(), table.name()));
     }
     Dataset<Row> changes = spark.read().format("hudi")
