@@ -21,11 +21,9 @@ package org.apache.hudi.utilities.hudi014;
 import org.apache.hudi.AvroConversionUtils;
 import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.table.HoodieTableConfig;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.cdc.HoodieCDCUtils;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.exception.TableNotFoundException;
 import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SourceTable;
@@ -33,7 +31,6 @@ import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -87,21 +84,9 @@ final class ChangeDataReader {
   }
 
   /**
-   * At startup: a table configured for CDC must keep change data. A table that does not exist yet is checked when it
-   * is first read.
+   * A table configured for CDC must keep change data: checked at startup (see {@link MultiTableReader}) and, for a
+   * table that did not exist then, when it is read.
    *
-   * @throws IllegalArgumentException naming the key and the fix, if the table does not keep change data
-   */
-  static void checkEnabled(SourceTable table, Configuration hadoopConf) {
-    try {
-      checkEnabled(table, HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(table.path()).build()
-          .getTableConfig());
-    } catch (TableNotFoundException e) {
-      // The read reports a path without a Hudi table, or skips it.
-    }
-  }
-
-  /**
    * @throws IllegalArgumentException naming the key and the fix, if the table does not keep change data
    */
   static void checkEnabled(SourceTable table, HoodieTableConfig tableConfig) {
@@ -173,7 +158,7 @@ final class ChangeDataReader {
   Dataset<Row> read(SourceTable table, SourceTimeline timeline, TableWindow window, StructType imageColumns) {
     String end = window.end().get();
     if (!TableSnapshot.isState(window.position())) {
-      Dataset<Row> state = TableSnapshot.withMetaColumns(spark, table.path(), end);
+      Dataset<Row> state = TableSnapshot.withMetaColumns(spark, table.path(), timeline.metaClient(), end);
       Column commitTime = Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD)
           ? col(COMMIT_TIME_METADATA_FIELD) : lit(end);
       Column[] columns = Arrays.stream(imageColumns.fieldNames()).map(column -> state.col(column)).toArray(Column[]::new);
