@@ -27,9 +27,9 @@ import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
-import org.apache.hudi.utilities.hudi014.SourceRetention;
 import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.hadoop.conf.Configuration;
 
@@ -134,18 +134,16 @@ public final class CheckpointCli {
             : "not a Hudi table: " + table.path());
         continue;
       }
-      SourceRetention retention = SourceRetention.of(timeline.get());
-      boolean active = !timeline.get().isBehindArchive(position.get());
-      List<String> cleaned = retention.commitsWithCleanedFiles(position.get());
-      if (!active || !cleaned.isEmpty()) {
+      WindowReadability window = timeline.get().retention().readability(position.get());
+      if (!window.readableIncrementally()) {
         exitCode = CommandLine.FAILURE;
       }
-      Option<Integer> headroom = retention.headroomCommits(position.get());
       out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", table.name(), position.get(),
-          age(timeline.get(), position.get()), active ? "yes" : "no (archived)",
-          cleaned.isEmpty() ? "yes" : "no: " + cleaned,
-          headroom.isPresent() ? headroom.get() + " commits, " + retention.headroomTime(position.get()).get()
-              + " after " + retention.earliestRetainedInstant().get() : "unbounded (never cleaned or archived)");
+          age(timeline.get(), position.get()), window.archived() ? "no (archived)" : "yes",
+          window.cleanedCommits().isEmpty() ? "yes" : "no: " + window.cleanedCommits(),
+          window.headroomCommits().isPresent() ? window.headroomCommits().get() + " commits, "
+              + window.headroomTime().get() + " after " + window.earliestRetainedInstant().get()
+              : "unbounded (never cleaned or archived)");
     }
     return exitCode;
   }

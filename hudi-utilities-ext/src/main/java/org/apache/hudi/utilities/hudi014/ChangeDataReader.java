@@ -21,18 +21,16 @@ package org.apache.hudi.utilities.hudi014;
 import org.apache.hudi.AvroConversionUtils;
 import org.apache.hudi.DataSourceReadOptions;
 import org.apache.hudi.common.table.HoodieTableConfig;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.cdc.HoodieCDCUtils;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.exception.TableNotFoundException;
 import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -86,21 +84,9 @@ final class ChangeDataReader {
   }
 
   /**
-   * At startup: a table configured for CDC must keep change data. A table that does not exist yet is checked when it
-   * is first read.
+   * A table configured for CDC must keep change data: checked at startup (see {@link MultiTableReader}) and, for a
+   * table that did not exist then, when it is read.
    *
-   * @throws IllegalArgumentException naming the key and the fix, if the table does not keep change data
-   */
-  static void checkEnabled(SourceTable table, Configuration hadoopConf) {
-    try {
-      checkEnabled(table, HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(table.path()).build()
-          .getTableConfig());
-    } catch (TableNotFoundException e) {
-      // The read reports a path without a Hudi table, or skips it.
-    }
-  }
-
-  /**
    * @throws IllegalArgumentException naming the key and the fix, if the table does not keep change data
    */
   static void checkEnabled(SourceTable table, HoodieTableConfig tableConfig) {
@@ -172,7 +158,7 @@ final class ChangeDataReader {
   Dataset<Row> read(SourceTable table, SourceTimeline timeline, TableWindow window, StructType imageColumns) {
     String end = window.end().get();
     if (!TableSnapshot.isState(window.position())) {
-      Dataset<Row> state = TableSnapshot.withMetaColumns(spark, table.path(), end);
+      Dataset<Row> state = TableSnapshot.withMetaColumns(spark, table.path(), timeline.metaClient(), end);
       Column commitTime = Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD)
           ? col(COMMIT_TIME_METADATA_FIELD) : lit(end);
       Column[] columns = Arrays.stream(imageColumns.fieldNames()).map(column -> state.col(column)).toArray(Column[]::new);
@@ -180,11 +166,13 @@ final class ChangeDataReader {
           struct(columns).as(AFTER));
     }
     String position = window.position().get();
-    if (timeline.isBehindArchive(position)) {
+    // No full-scan fallback for a CDC read: an archived position fails whatever the table's settings.
+    WindowReadability readability = timeline.retention().readability(position);
+    if (readability.archived()) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' as CDC after %s: that position is "
           + "older than the table's active timeline (which starts at %s), and Hudi's CDC query reads active commits "
           + "only. Nothing was committed. Move the table with --checkpoint '%s=EARLIEST' (its rows again, as inserts) "
-          + "or '%s=LATEST' (skip to now).", table.name(), position, timeline.firstCompletedInstant().orElse("<none>"),
+          + "or '%s=LATEST' (skip to now).", table.name(), position, readability.activeTimelineStart().orElse("<none>"),
           table.name(), table.name()));
     }
     Dataset<Row> changes = spark.read().format("hudi")

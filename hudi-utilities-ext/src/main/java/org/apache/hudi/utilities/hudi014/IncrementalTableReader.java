@@ -33,6 +33,7 @@ import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpointStrategy;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
@@ -255,18 +256,19 @@ final class IncrementalTableReader {
   /**
    * An incremental read from a position older than the active timeline sees only the active commits: without the
    * full-scan fallback, the archived ones would be skipped without a word. The snapshot path of
-   * READ_UPTO_LATEST_COMMIT covers them.
+   * READ_UPTO_LATEST_COMMIT covers them. Judged by the window's verdict of the batch, which the retention guard read.
    */
   private void checkNotBehindArchive(SourceTable table, SourceTimeline timeline, String position) {
     if (table.fullTableScanFallback() || table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT) {
       return;
     }
-    if (timeline.isBehindArchive(position)) {
+    WindowReadability window = timeline.retention().readability(position);
+    if (window.archived()) {
       throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: that "
           + "position is older than the table's active timeline (which starts at %s), whose earlier commits are "
           + "archived, so an incremental read would skip them. Nothing was committed. Set %s=true to read the window "
           + "with a full table scan, or move the table with --checkpoint '%s=EARLIEST' (re-read all) or '%s=LATEST' "
-          + "(skip to now).", table.name(), position, timeline.firstCompletedInstant().orElse("<none>"),
+          + "(skip to now).", table.name(), position, window.activeTimelineStart().orElse("<none>"),
           HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK, table.name()).key(),
           table.name(), table.name()));
     }

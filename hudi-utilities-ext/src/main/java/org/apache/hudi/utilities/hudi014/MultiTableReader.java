@@ -53,7 +53,8 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * {@link CommitTimeCeiling}, then reads exactly those windows. Loading, planning and reading run for up to
  * {@code read.parallelism} tables at a time.
  *
- * <p>A table's meta client is built once: later batches reload its timeline ({@link SourceTimeline#reload}).
+ * <p>A table's meta client is built once, in the first batch (for a CDC table at startup, where it is checked to keep
+ * change data): later batches reload its timeline ({@link SourceTimeline#reload}).
  */
 public final class MultiTableReader {
 
@@ -81,7 +82,11 @@ public final class MultiTableReader {
             + "instant time (use %s or %s, or set %s=%s)", table.name(),
             HoodieCommonConfig.INCREMENTAL_READ_HANDLE_HOLLOW_COMMIT.key(), hollowCommits, HollowCommitHandling.BLOCK,
             HollowCommitHandling.FAIL, ChangeDataReader.formatKey(table), DeltaFormat.LATEST_STATE));
-        ChangeDataReader.checkEnabled(table, jsc.hadoopConfiguration());
+        // The meta client built for the check is the table's for good: its first batch reloads the timeline.
+        SourceTimeline.load(table.path(), jsc.hadoopConfiguration()).ifPresent(timeline -> {
+          ChangeDataReader.checkEnabled(table, timeline.metaClient().getTableConfig());
+          lastTimelines.put(table.name(), timeline);
+        });
       }
     }
     this.conf = conf;

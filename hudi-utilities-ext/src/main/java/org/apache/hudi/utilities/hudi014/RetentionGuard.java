@@ -25,6 +25,7 @@ import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +41,9 @@ import java.util.Set;
  * Checks, before a batch reads, that each table's position is still readable after the source's cleaner and archival:
  * a position whose window the cleaner has removed fails the batch (unless the table may fall back to a full table
  * scan), and a position closer than {@code retention.warn.headroom.commits} to the earliest retained instant is
- * warned about, or fails the batch with {@code retention.fail.fast}. Either way nothing is committed.
+ * warned about, or fails the batch with {@code retention.fail.fast}. Either way nothing is committed. It reads each
+ * table's {@link WindowReadability} of the batch, which the readers then judge archived positions by (a latest-state
+ * read may fall back to a full table scan, a CDC read may not).
  *
  * <p>Yields, per table with a position and a bounded retention, the metrics
  * {@code &lt;table&gt;_retention_headroom_commits}, {@code &lt;table&gt;_retention_headroom_seconds} and
@@ -77,33 +80,34 @@ public final class RetentionGuard {
     Map<String, Long> metrics = new LinkedHashMap<>();
     for (SourceTable table : tables) {
       Option<String> position = positions.position(table.name());
-      Option<SourceRetention> retention = SourceRetention.of(timelines, table.name());
-      if (!position.isPresent() || !retention.isPresent()) {
+      Option<SourceTimeline> timeline = timelines.of(table.name());
+      if (!position.isPresent() || !timeline.isPresent()) {
         continue;
       }
-      checkNotCleaned(table, retention.get(), position.get());
-      Option<Integer> headroom = retention.get().headroomCommits(position.get());
-      if (!headroom.isPresent()) {
+      WindowReadability window = timeline.get().retention().readability(position.get());
+      checkNotCleaned(table, window);
+      if (!window.headroomCommits().isPresent()) {
         continue;
       }
-      Duration headroomTime = retention.get().headroomTime(position.get()).get();
-      metrics.put(table.name() + "_" + HEADROOM_COMMITS_METRIC, (long) headroom.get());
+      int headroom = window.headroomCommits().get();
+      Duration headroomTime = window.headroomTime().get();
+      metrics.put(table.name() + "_" + HEADROOM_COMMITS_METRIC, (long) headroom);
       metrics.put(table.name() + "_" + HEADROOM_SECONDS_METRIC, headroomTime.getSeconds());
-      metrics.put(table.name() + "_" + COMMITS_RETAINED_METRIC, (long) retention.get().commitsRetained());
-      if (retention.get().keepsFileVersions() && fileVersionTablesWarned.add(table.name())) {
+      metrics.put(table.name() + "_" + COMMITS_RETAINED_METRIC, (long) window.commitsRetained());
+      if (window.keepsFileVersions() && fileVersionTablesWarned.add(table.name())) {
         LOG.warn("Table '{}': its source's cleaner keeps file versions (KEEP_LATEST_FILE_VERSIONS), which bounds no "
             + "commit: a clean may remove the files of any commit whose file group was rewritten since. Each batch "
             + "fails before any commit if its window's files are gone, but the headroom ({} commits after {}, the "
             + "newest commit whose files a clean removed) is no forecast. For an incremental pipeline clean the source "
-            + "with KEEP_LATEST_COMMITS or KEEP_LATEST_BY_HOURS.", table.name(), headroom.get(),
-            retention.get().newestRemovedCommit().get());
+            + "with KEEP_LATEST_COMMITS or KEEP_LATEST_BY_HOURS.", table.name(), headroom,
+            window.newestRemovedCommit().get());
       }
-      if (headroom.get() < warnHeadroomCommits) {
+      if (window.headroomBelow(warnHeadroomCommits)) {
         String problem = String.format("Table '%s' at %s is %d commits (%s) ahead of %s (%s; %s)", table.name(),
-            position.get(), headroom.get(), headroomTime, retention.get().keepsFileVersions()
+            position.get(), headroom, headroomTime, window.keepsFileVersions()
                 ? "the newest commit whose files its source's cleaner removed" : "the earliest instant its source retains",
-            retention.get().earliestRetainedInstant().get(), retention.get());
-        String fixes = retainMore(retention.get()) + "; keep hoodie.keep.min.commits above the commits a batch must "
+            window.earliestRetainedInstant().get(), window.retention());
+        String fixes = window.retainMore() + "; keep hoodie.keep.min.commits above the commits a batch must "
             + "reach back; run the Streamer more often; or set " + fallbackKey(table) + "=true";
         if (failFast) {
           throw new HoodieReadFromSourceException(String.format("Cannot read table '%s': %s, below %s=%d. Nothing was "
@@ -117,14 +121,14 @@ public final class RetentionGuard {
     return metrics;
   }
 
-  private static void checkNotCleaned(SourceTable table, SourceRetention retention, String position) {
-    List<String> cleaned = retention.commitsWithCleanedFiles(position);
+  private static void checkNotCleaned(SourceTable table, WindowReadability window) {
+    List<String> cleaned = window.cleanedCommits();
     if (cleaned.isEmpty()) {
       return;
     }
     if (table.fullTableScanFallback()) {
       LOG.warn("Table '{}' at {}: the source's cleaner removed files of commits {}; its window is read with a full "
-          + "table scan ({}=true)", table.name(), position, cleaned, fallbackKey(table));
+          + "table scan ({}=true)", table.name(), window.fromExclusive(), cleaned, fallbackKey(table));
       return;
     }
     throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' incrementally after %s: the "
@@ -132,16 +136,8 @@ public final class RetentionGuard {
         + "committed. Set %s=true to read the window with a full table scan (rows overwritten since are read in "
         + "their newest version only), or skip to now with --checkpoint '%s=LATEST' (re-reading all with EARLIEST reads "
         + "the cleaned commits too, and needs the fallback as well); then %s or run the Streamer more often.",
-        table.name(), position, cleaned, retention.cleanerKeeps(), fallbackKey(table), table.name(),
-        retainMore(retention)));
-  }
-
-  /** The source-side fix for the table's cleaner policy. */
-  private static String retainMore(SourceRetention retention) {
-    return retention.keepsFileVersions()
-        ? "keep more file versions on the source (hoodie.cleaner.fileversions.retained) or clean it with "
-            + "KEEP_LATEST_COMMITS (hoodie.cleaner.policy)"
-        : "retain more commits on the source (hoodie.cleaner.commits.retained)";
+        table.name(), window.fromExclusive(), cleaned, window.cleanerKeeps(), fallbackKey(table), table.name(),
+        window.retainMore()));
   }
 
   private static String fallbackKey(SourceTable table) {

@@ -29,7 +29,7 @@ import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.StringUtils;
 import org.apache.hudi.exception.HoodieIOException;
-import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.hadoop.fs.Path;
 
@@ -38,6 +38,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a source table's cleaner and archival still retain, on Hudi 0.14, and how far a position is from losing it.
@@ -57,9 +59,11 @@ import java.util.List;
  * writer). Every commit after that bound still has all its files; the headroom counts them up to the position. It is
  * no forecast: the next clean may remove files of any commit whose file group was rewritten since.
  *
- * <p>Computed from the table's {@link SourceTimeline} of the batch. Reads the newest clean's metadata (one file); under
- * KEEP_LATEST_FILE_VERSIONS also the older cleans newer than the newest removed commit (typically one or two more).
- * Only for a position behind the cleaner's bound, it checks whether the files its window needs still exist.
+ * <p>Read once per batch from the table's {@link SourceTimeline} ({@link SourceTimeline#retention()}): the newest
+ * clean's metadata (one file); under KEEP_LATEST_FILE_VERSIONS also the older cleans newer than the newest removed
+ * commit (typically one or two more). It gives the one {@link WindowReadability verdict} on a position's window
+ * ({@link #readability}), which the retention guard, the readers and the checkpoint tool share: only for a position
+ * behind the cleaner's bound does it check whether the files its window needs still exist, once per batch.
  */
 public final class SourceRetention {
 
@@ -67,6 +71,8 @@ public final class SourceRetention {
   private final Option<String> cleanerBound;
   private final Option<String> newestRemovedCommit;
   private final Option<String> archiveBound;
+  /** The verdicts computed so far, by position. */
+  private final Map<String, WindowReadability> verdicts = new ConcurrentHashMap<>();
 
   private SourceRetention(SourceTimeline timeline, Option<String> cleanerBound, Option<String> newestRemovedCommit,
                           Option<String> archiveBound) {
@@ -77,19 +83,12 @@ public final class SourceRetention {
   }
 
   /**
-   * The retention of one table of a batch, from the timeline the batch loaded.
+   * Reads the retention of a table from its timeline: the newest clean's metadata, and under KEEP_LATEST_FILE_VERSIONS
+   * the older cleans it needs. Read through {@link SourceTimeline#retention()}, once per batch.
    *
-   * @return the retention; empty if the table's path holds no Hudi table
-   * @throws HoodieIOException as {@link #of(SourceTimeline)}
-   */
-  public static Option<SourceRetention> of(BatchTimelines timelines, String table) {
-    return timelines.of(table).map(SourceRetention::of);
-  }
-
-  /**
    * @throws HoodieIOException if a clean's metadata or the archive folder cannot be read
    */
-  public static SourceRetention of(SourceTimeline timeline) {
+  static SourceRetention read(SourceTimeline timeline) {
     HoodieTableMetaClient metaClient = timeline.metaClient();
     HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline().filterCompletedInstants();
     Option<String> cleanerBound = Option.empty();
@@ -107,36 +106,38 @@ public final class SourceRetention {
   }
 
   /**
-   * The cleaner's earliest commit to retain, from its newest clean; empty if it never cleaned or keeps file versions.
+   * The verdict on the window after a position: archived or not, the commits whose files the cleaner removed, the
+   * headroom. Computed once per position (this value lives for one batch), so that the guard, the readers and the
+   * checkpoint tool share one computation: no clean metadata or file status is read again.
+   *
+   * @param fromExclusive the position; the window holds the commits after it
+   * @throws HoodieIOException if a commit's metadata, a file's status or the archive folder cannot be read
    */
-  public Option<String> cleanerBound() {
-    return cleanerBound;
+  public WindowReadability readability(String fromExclusive) {
+    return verdicts.computeIfAbsent(fromExclusive, this::computeReadability);
+  }
+
+  private WindowReadability computeReadability(String position) {
+    WindowReadability.Builder verdict = WindowReadability.after(position)
+        .activeTimeline(timeline.firstCompletedInstant(), timeline.isBehindArchive(position))
+        .cleanedCommits(commitsWithCleanedFiles(position))
+        .cleaner(cleanerBound, newestRemovedCommit)
+        .retained(retainedCommits().countInstants(), toString());
+    Option<String> bound = earliestRetainedInstant();
+    if (bound.isPresent()) {
+      verdict.headroom(bound.get(), retainedCommits().findInstantsBeforeOrEquals(position).countInstants(),
+          Duration.between(timeline.timeOf(bound.get()), timeline.timeOf(position)));
+    }
+    return verdict.build();
   }
 
   /**
-   * Under KEEP_LATEST_FILE_VERSIONS (the newest clean records no earliest commit to retain): the newest commit that
-   * wrote a file a clean on the active timeline removed; empty otherwise, or if the cleans removed nothing.
+   * The later of the cleaner's bound and the archive bound (the first instant of the active timeline, if older
+   * commits are archived); empty if neither bounds the table yet. The cleaner's bound is its earliest commit to retain
+   * (itself retained) or, under KEEP_LATEST_FILE_VERSIONS, the newest commit whose files it removed (itself not
+   * retained: the commits after it are).
    */
-  public Option<String> newestRemovedCommit() {
-    return newestRemovedCommit;
-  }
-
-  /** Whether the cleaner keeps file versions: its bound is what it removed so far, not what it will keep. */
-  public boolean keepsFileVersions() {
-    return newestRemovedCommit.isPresent();
-  }
-
-  /** The first instant of the active timeline, if older commits are archived; empty if nothing is archived. */
-  public Option<String> archiveBound() {
-    return archiveBound;
-  }
-
-  /**
-   * The later of the cleaner's bound and {@link #archiveBound()}; empty if neither bounds the table yet. The cleaner's
-   * bound is {@link #cleanerBound()} (itself retained) or {@link #newestRemovedCommit()} (itself not retained: the
-   * commits after it are).
-   */
-  public Option<String> earliestRetainedInstant() {
+  private Option<String> earliestRetainedInstant() {
     Option<String> cleaner = cleanerBound.isPresent() ? cleanerBound : newestRemovedCommit;
     if (!cleaner.isPresent()) {
       return archiveBound;
@@ -148,26 +149,6 @@ public final class SourceRetention {
         ? cleaner.get() : archiveBound.get());
   }
 
-  /** Completed commits at or after the earliest retained instant; all completed commits if nothing bounds the table. */
-  public int commitsRetained() {
-    return retainedCommits().countInstants();
-  }
-
-  /**
-   * Completed commits retained up to the position, inclusive: how many more commits the bound may move before the
-   * window after the position is exposed; empty if nothing bounds the table yet. Under KEEP_LATEST_FILE_VERSIONS the
-   * commits after the newest removed commit: no forecast (see the class comment).
-   */
-  public Option<Integer> headroomCommits(String position) {
-    return earliestRetainedInstant().map(bound -> retainedCommits().findInstantsBeforeOrEquals(position)
-        .countInstants());
-  }
-
-  /** The time between the earliest retained instant and the position (negative once passed); empty if unbounded. */
-  public Option<Duration> headroomTime(String position) {
-    return earliestRetainedInstant().map(bound -> Duration.between(timeline.timeOf(bound), timeline.timeOf(position)));
-  }
-
   /**
    * The completed commits after the position and behind the cleaner's bound (before the earliest commit to retain,
    * or at or before the newest removed commit) that wrote a file the cleaner has removed: the incremental read of the
@@ -177,7 +158,7 @@ public final class SourceRetention {
    * @return those commits, oldest first; empty if every file the window needs is there
    * @throws HoodieIOException if a commit's metadata or a file's status cannot be read
    */
-  public List<String> commitsWithCleanedFiles(String position) {
+  private List<String> commitsWithCleanedFiles(String position) {
     List<String> cleaned = new ArrayList<>();
     HoodieTimeline after = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE);
     HoodieTimeline exposed;
@@ -194,16 +175,6 @@ public final class SourceRetention {
       }
     }
     return cleaned;
-  }
-
-  /** What the cleaner keeps, for messages: "it keeps the files of commits from X on", or what it removed so far. */
-  public String cleanerKeeps() {
-    if (cleanerBound.isPresent()) {
-      return "it keeps the files of commits from " + cleanerBound.get() + " on";
-    }
-    return newestRemovedCommit.map(removed -> "it keeps file versions (KEEP_LATEST_FILE_VERSIONS) and has removed files "
-        + "written by commits up to " + removed + "; its next clean may remove older versions of any file")
-        .orElse("it has removed nothing");
   }
 
   private HoodieTimeline retainedCommits() {

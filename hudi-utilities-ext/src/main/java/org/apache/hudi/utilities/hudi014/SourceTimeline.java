@@ -51,9 +51,9 @@ import java.util.Collection;
  * (commits, delta commits, compactions: what {@code HoodieIncrSource} reads), the zone of its instant times, and the
  * conversion of its instant and completion times into points in time.
  *
- * <p>The one place that loads a source table's timeline for this plugin: window planning, the archive check, the
- * latest-instant lookup, the caught-up check and the freshness probe all read this value instead of listing the
- * table again. A later batch {@link #reload reloads} it: one listing of the timeline, not a new meta client.
+ * <p>The one place that loads a source table's timeline for this plugin: window planning, the verdict on a window's
+ * readability ({@link #retention()}), the latest-instant lookup, the caught-up check and the freshness probe all read
+ * this value instead of listing the table again. A later batch {@link #reload reloads} it: one listing of the timeline, not a new meta client.
  */
 public final class SourceTimeline {
 
@@ -64,6 +64,10 @@ public final class SourceTimeline {
   private final ZoneId zone;
   /** Set once older commits were seen archived; archival never brings them back, so a reload keeps it. */
   private volatile boolean archivedSeen;
+  /** Whether this batch listed the archive folder already: until something is archived, once per batch. */
+  private volatile boolean archiveListed;
+  /** What the cleaner and archival retain, read on first use: once per batch. */
+  private SourceRetention retention;
 
   private SourceTimeline(HoodieTableMetaClient metaClient, boolean archivedSeen) {
     this.metaClient = metaClient;
@@ -131,10 +135,24 @@ public final class SourceTimeline {
 
   /**
    * Whether a position lies before the active timeline while older commits are archived: an incremental read from
-   * it would skip the archived ones.
+   * it would skip the archived ones. Read it from the window's verdict ({@link SourceRetention#readability}).
    */
-  public boolean isBehindArchive(String position) {
+  boolean isBehindArchive(String position) {
     return completed.isBeforeTimelineStarts(position) && hasArchivedInstants();
+  }
+
+  /**
+   * What the table's cleaner and archival retain, and the verdict on a position's window
+   * ({@link SourceRetention#readability}): read on first use and kept for this batch, so that the retention guard,
+   * the readers and the checkpoint tool read a table's clean metadata once per batch.
+   *
+   * @throws HoodieIOException if a clean's metadata or the archive folder cannot be read
+   */
+  public synchronized SourceRetention retention() {
+    if (retention == null) {
+      retention = SourceRetention.read(this);
+    }
+    return retention;
   }
 
   /**
@@ -214,15 +232,20 @@ public final class SourceTimeline {
     }
   }
 
-  /** One listing of the archive folder until something is archived (on S3 one LIST, not an existence check too). */
+  /**
+   * One listing of the archive folder per batch until something is archived (on S3 one LIST, not an existence check
+   * too).
+   */
   private boolean hasArchivedInstants() {
-    if (archivedSeen) {
-      return true;
+    if (archivedSeen || archiveListed) {
+      return archivedSeen;
     }
     try {
       archivedSeen = metaClient.getFs().listStatus(new Path(metaClient.getArchivePath())).length > 0;
+      archiveListed = true;
       return archivedSeen;
     } catch (FileNotFoundException e) {
+      archiveListed = true;
       return false;
     } catch (IOException e) {
       throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);

@@ -87,14 +87,22 @@ public final class TableSnapshot {
   }
 
   /**
-   * The table as of an instant, read with time travel (lazily), with all its Hudi meta columns.
+   * The table as of an instant, read with time travel (lazily), with all its Hudi meta columns. Builds a meta client of
+   * the table: the transformer, which calls this through {@link #asOf}, is handed no timeline of the batch.
    *
    * @throws IllegalArgumentException now, not when the read runs (within the target's write), if Hudi refuses time
    *     travel to the instant: before the cleaner's earliest commit to retain
    */
   static Dataset<Row> withMetaColumns(SparkSession spark, String path, String instant) {
-    HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
-        .setConf(spark.sparkContext().hadoopConfiguration()).setBasePath(path).setLoadActiveTimelineOnLoad(true).build();
+    return withMetaColumns(spark, path, HoodieTableMetaClient.builder().setConf(spark.sparkContext().hadoopConfiguration())
+        .setBasePath(path).setLoadActiveTimelineOnLoad(true).build(), instant);
+  }
+
+  /**
+   * As {@link #withMetaColumns(SparkSession, String, String)}, with the table's meta client of the batch, whose timeline
+   * holds the instant.
+   */
+  static Dataset<Row> withMetaColumns(SparkSession spark, String path, HoodieTableMetaClient metaClient, String instant) {
     TimelineUtils.validateTimestampAsOf(metaClient, instant);
     return spark.read().format("hudi")
         .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), instant)

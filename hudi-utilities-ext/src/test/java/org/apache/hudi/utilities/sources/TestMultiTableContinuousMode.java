@@ -26,9 +26,9 @@ import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.freshness.MetricNames;
 import org.apache.hudi.utilities.freshness.SourceKind;
-import org.apache.hudi.utilities.hudi014.SourceRetention;
 import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.SourceModel;
@@ -475,16 +475,16 @@ class TestMultiTableContinuousMode {
      * final position (the sources do not change after the writer stopped).
      */
     void assertGaugesOf(String targetPath, String position) {
-      SourceRetention retention = SourceRetention.of(SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration())
-          .get());
-      long headroomCommits = retention.headroomCommits(position).map(Integer::longValue).orElse(-1L);
-      long headroomSeconds = retention.headroomTime(position).map(Duration::getSeconds).orElse(-1L);
+      WindowReadability window = SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration()).get()
+          .retention().readability(position);
+      long headroomCommits = window.headroomCommits().map(Integer::longValue).orElse(-1L);
+      long headroomSeconds = window.headroomTime().map(Duration::getSeconds).orElse(-1L);
       assertEquals(headroomCommits, TargetGauges.value(targetPath, model.name() + "_retention_headroom_commits"),
-          model.name() + " headroom in commits, " + retention);
+          model.name() + " headroom in commits, " + window.retention());
       assertEquals(headroomSeconds, TargetGauges.value(targetPath, model.name() + "_" + HEADROOM_SECONDS),
-          model.name() + " headroom in seconds, " + retention);
-      LOG.info("Source {} ({}): {}, headroom {} commits, {} s", model.name(), tableType, retention, headroomCommits,
-          headroomSeconds);
+          model.name() + " headroom in seconds, " + window.retention());
+      LOG.info("Source {} ({}): {}, headroom {} commits, {} s", model.name(), tableType, window.retention(),
+          headroomCommits, headroomSeconds);
     }
   }
 }
