@@ -96,7 +96,7 @@ class TestMultiTableReadConf {
   }
 
   @Test
-  void aMisspeltSettingInThePluginsNamespacesFailsNamingIt() {
+  void misspeltSettingInThePluginsNamespacesFailsNamingIt() {
     TypedProperties props = twoTables();
     props.setProperty("hoodie.streamer.source.multi.alignment", "COMMIT_TIME_CEILING");
     props.setProperty("hoodie.deltastreamer.source.hudi.orders.num_instant", "3");
