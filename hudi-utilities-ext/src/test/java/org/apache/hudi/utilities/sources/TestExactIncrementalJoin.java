@@ -21,16 +21,13 @@ package org.apache.hudi.utilities.sources;
 import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
 import org.apache.hudi.utilities.testutils.ExactJoins;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
-import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -45,22 +42,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keeps the target equal to the join of the sources as of the committed checkpoint, round after round, even when one
  * side does not advance and when num_instants cuts a batch short.
  */
-class TestExactIncrementalJoin {
+class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
 
   private static final String PUSHDOWN_MAX_KEYS = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
+  TestExactIncrementalJoin() {
+    super("joined");
+  }
 
   @BeforeEach
   void exactJoinJob() {
     // Column stats on: with the pushdown, snapshot reads skip files by the delta's keys.
-    tables = new OrdersAndUsers(dir, "joined").withColumnStats();
-    job = tables.job()
-        .property("hoodie.streamer.source.hudi.users.num_instants", "1")
+    tables = tables.withColumnStats();
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "1")
         .sql(ExactJoins.INNER_JOIN);
   }
 
