@@ -118,7 +118,7 @@ class TestSqlStatements {
   @ParameterizedTest(name = "{0}")
   @MethodSource("rules")
   void cutsTheFileIntoItsStatements(String rule, String sql, List<String> statements) {
-    assertEquals(statements, SqlStatements.split(sql));
+    assertEquals(statements, SqlStatements.split(sql), rule);
   }
 
   /** Whether the comments stay in the statement is left open: the statement is kept, not dropped as a comment. */
