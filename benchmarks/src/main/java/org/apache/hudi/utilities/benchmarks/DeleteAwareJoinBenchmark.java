@@ -23,6 +23,9 @@ import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.testutils.ExactJoins;
+import org.apache.hudi.utilities.testutils.LocalSpark;
+import org.apache.hudi.utilities.testutils.ScannedFiles;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -38,9 +41,9 @@ import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.noop;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.ordersSql;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.race;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.ratio;
-import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.snapshotFilesRead;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.table;
 import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.usersSql;
+import static org.apache.spark.sql.functions.lit;
 
 /**
  * Issue 11: one batch of the delete-aware exact join (docs/exact-joins.md, "Delete-aware inner join"), its deletes
@@ -51,35 +54,6 @@ import static org.apache.hudi.utilities.benchmarks.ExactJoinBenchmark.usersSql;
  */
 final class DeleteAwareJoinBenchmark implements Benchmark {
 
-  private static final String PREV_SNAP_RECIPE =
-      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
-      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
-      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true\n"
-      + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
-      + "FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
-      + "FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s\n"
-      + "ON p.user_id = s.user_id";
-  private static final String CDC_RECIPE =
-      "SELECT o.after.order_id, o.after.user_id, o.after.amount, u.user_name, greatest(o.after.ts, u.ts) AS ts,\n"
-      + "u.user_id IS NULL AS _hoodie_is_deleted\n"
-      + "FROM <SRC:orders> o LEFT JOIN <SNAP:users> u ON o.after.user_id = u.user_id WHERE o.op <> 'd'\n"
-      + "UNION ALL\n"
-      + "SELECT o.before.order_id, o.before.user_id, o.before.amount, CAST(NULL AS STRING), o.before.ts, true\n"
-      + "FROM <SRC:orders> o WHERE o.op = 'd'\n"
-      + "UNION ALL\n"
-      + "SELECT s.order_id, s.user_id, s.amount, u.after.user_name, greatest(s.ts, u.after.ts), false\n"
-      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.after.user_id WHERE u.op <> 'd'\n"
-      + "UNION ALL\n"
-      + "SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, true\n"
-      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.before.user_id WHERE u.op = 'd'";
   /** Hudi's CDC relation turns it off for the session; a job without CDC deltas reads with it on. */
   private static final String VECTORIZED_READER = "spark.sql.parquet.enableVectorizedReader";
   private static final String TARGET_COLUMNS = "order_id, user_id, amount, user_name";
@@ -130,6 +104,8 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
     private final int fileMib;
     private final String ordersPath;
     private final String usersPath;
+    private final String ordersAtCheckpoint;
+    private final String usersAtCheckpoint;
     private final String checkpoint;
     private final TypedProperties prevSnap;
     private final TypedProperties cdc;
@@ -153,16 +129,17 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
           WriteOperationType.BULK_INSERT, ordersPath);
       usersTable.write(spark.sql(usersSql(0, users, "name", 1) + " ORDER BY user_id"), WriteOperationType.BULK_INSERT,
           usersPath);
-      this.checkpoint = "orders=" + CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), ordersPath)
-          + ",users=" + CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), usersPath);
+      this.ordersAtCheckpoint = CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), ordersPath);
+      this.usersAtCheckpoint = CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), usersPath);
+      this.checkpoint = "orders=" + ordersAtCheckpoint + ",users=" + usersAtCheckpoint;
       // The delta: 500 updated and 500 new orders, 100 deleted orders; 100 renamed users, 10 deleted users.
       ordersTable.write(spark.sql(ordersSql(orders - 500, orders + 500, users, 2)), WriteOperationType.UPSERT,
           ordersPath);
       ordersTable.write(spark.sql(ordersSql(0, 100, users, 3)), WriteOperationType.DELETE, ordersPath);
       usersTable.write(spark.sql(usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT, usersPath);
       usersTable.write(spark.sql(usersSql(100, 110, "deleted", 3)), WriteOperationType.DELETE, usersPath);
-      this.prevSnap = props(PREV_SNAP_RECIPE, false);
-      this.cdc = props(CDC_RECIPE, true);
+      this.prevSnap = props(ExactJoins.DELETE_AWARE_INNER_JOIN, false);
+      this.cdc = props(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS, true);
       this.joined = table("joined", "order_id", 0).withoutMetadataTable();
     }
 
@@ -171,14 +148,15 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
       long cdcRows = recipe(cdc).count();
       List<Double> rowsMs = race(runs, List.of(
           () -> noop(recipe(prevSnap)), () -> noop(recipe(cdc)), () -> noop(fullJoin())));
-      long prevSnapFiles = snapshotFilesRead(recipe(prevSnap));
-      long cdcFiles = snapshotFilesRead(recipe(cdc));
+      long prevSnapFiles = ScannedFiles.filesRead(recipe(prevSnap));
+      long cdcFiles = ScannedFiles.filesRead(recipe(cdc));
       List<Double> batchMs = List.of(Double.NaN, Double.NaN, Double.NaN);
       if (batchRuns > 0) {
         String prevSnapTarget = dir.tablePath("joined-prev-snap");
         String cdcTarget = dir.tablePath("joined-cdc");
         String fullTarget = dir.tablePath("joined-full");
-        Dataset<Row> joinAtCheckpoint = joinAsOf(checkpoint);
+        Dataset<Row> joinAtCheckpoint = ExactJoins.recomputedAsOf(spark, ordersPath, ordersAtCheckpoint, usersPath,
+            usersAtCheckpoint).withColumn("_hoodie_is_deleted", lit(false));
         for (String target : List.of(prevSnapTarget, cdcTarget, fullTarget)) {
           joined.write(joinAtCheckpoint, WriteOperationType.BULK_INSERT, target);
         }
@@ -204,20 +182,8 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
 
     private Dataset<Row> fullJoin() {
       spark.conf().set(VECTORIZED_READER, "true");
-      return join(spark.read().format("hudi").load(ordersPath), spark.read().format("hudi").load(usersPath));
-    }
-
-    /** The join as of the checkpoint's instants: the target both recipes start from. */
-    private Dataset<Row> joinAsOf(String positions) {
-      String[] instants = positions.replaceAll("[a-z]+=", "").split(",");
-      return join(spark.read().format("hudi").option("as.of.instant", instants[0]).load(ordersPath),
-          spark.read().format("hudi").option("as.of.instant", instants[1]).load(usersPath));
-    }
-
-    private static Dataset<Row> join(Dataset<Row> orders, Dataset<Row> users) {
-      return orders.alias("o").join(users.alias("u"), "user_id")
-          .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts",
-              "false AS _hoodie_is_deleted");
+      return ExactJoins.recomputed(spark.read().format("hudi").load(ordersPath),
+          spark.read().format("hudi").load(usersPath)).withColumn("_hoodie_is_deleted", lit(false));
     }
 
     private Void write(Dataset<Row> rows, WriteOperationType operation, String target) {

@@ -23,6 +23,9 @@ import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.testutils.ExactJoins;
+import org.apache.hudi.utilities.testutils.LocalSpark;
+import org.apache.hudi.utilities.testutils.ScannedFiles;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -30,11 +33,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.FileSourceScanExec;
-import org.apache.spark.sql.execution.QueryExecution;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -46,8 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-
-import scala.collection.JavaConverters;
 
 /**
  * Issue 6 and 11: one batch of the exact delta-join recipe ({@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers})
@@ -61,12 +57,6 @@ import scala.collection.JavaConverters;
  */
 final class ExactJoinBenchmark implements Benchmark {
 
-  private static final String RECIPE =
-      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
-      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
-      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id";
   private static final String PUSHDOWN_MAX_KEYS = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
   /** Hudi's default parquet file size: no size set. */
   private static final int DEFAULT_FILE_SIZE = 0;
@@ -153,7 +143,7 @@ final class ExactJoinBenchmark implements Benchmark {
           ordersPath);
       usersTable.write(spark.sql(usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT, usersPath);
       Path sql = dir.resolve("recipe.sql");
-      Files.write(sql, RECIPE.getBytes(StandardCharsets.UTF_8));
+      Files.write(sql, ExactJoins.INNER_JOIN.getBytes(StandardCharsets.UTF_8));
       this.plain = props(sql, "0");
       this.pushdown = props(sql, "100");
       this.joined = table("joined", "order_id", DEFAULT_FILE_SIZE).withoutMetadataTable();
@@ -181,7 +171,7 @@ final class ExactJoinBenchmark implements Benchmark {
             () -> write(fullJoin(), WriteOperationType.INSERT_OVERWRITE_TABLE)));
       }
       table.row(orders, users, fileLabel(), deltaRows, rowsMs.get(0), rowsMs.get(1), rowsMs.get(2),
-          ratio(rowsMs.get(2), rowsMs.get(1)), snapshotFilesRead(recipe(plain)), snapshotFilesRead(recipe(pushdown)),
+          ratio(rowsMs.get(2), rowsMs.get(1)), ScannedFiles.filesRead(recipe(plain)), ScannedFiles.filesRead(recipe(pushdown)),
           sourceFiles(), batchMs.get(0), batchMs.get(1), batchMs.get(2), ratio(batchMs.get(2), batchMs.get(1)));
       return scanLines(recipe(pushdown));
     }
@@ -193,9 +183,8 @@ final class ExactJoinBenchmark implements Benchmark {
     }
 
     private Dataset<Row> fullJoin() {
-      return spark.read().format("hudi").load(ordersPath).alias("o")
-          .join(spark.read().format("hudi").load(usersPath).alias("u"), "user_id")
-          .selectExpr("order_id", "user_id", "amount", "user_name", "greatest(o.ts, u.ts) AS ts");
+      return ExactJoins.recomputed(spark.read().format("hudi").load(ordersPath),
+          spark.read().format("hudi").load(usersPath));
     }
 
     private Void write(Dataset<Row> rows, WriteOperationType operation) {
@@ -254,26 +243,6 @@ final class ExactJoinBenchmark implements Benchmark {
   static Void noop(Dataset<Row> rows) {
     rows.write().format("noop").mode(SaveMode.Overwrite).save();
     return null;
-  }
-
-  /** The files the parquet scans of a query read once it has run (Spark's numFiles metric of each scan). */
-  static long snapshotFilesRead(Dataset<Row> rows) {
-    QueryExecution execution = rows.queryExecution();
-    execution.toRdd().count();
-    List<FileSourceScanExec> scans = new ArrayList<>();
-    collectScans(execution.executedPlan(), scans);
-    return scans.stream().mapToLong(scan -> scan.metrics().apply("numFiles").value()).sum();
-  }
-
-  private static void collectScans(SparkPlan plan, List<FileSourceScanExec> scans) {
-    if (plan instanceof FileSourceScanExec) {
-      scans.add((FileSourceScanExec) plan);
-    } else if (plan instanceof AdaptiveSparkPlanExec) {
-      collectScans(((AdaptiveSparkPlanExec) plan).executedPlan(), scans);
-    } else if (plan instanceof QueryStageExec) {
-      collectScans(((QueryStageExec) plan).plan(), scans);
-    }
-    JavaConverters.seqAsJavaList(plan.children()).forEach(child -> collectScans(child, scans));
   }
 
   static String ratio(double numerator, double denominator) {

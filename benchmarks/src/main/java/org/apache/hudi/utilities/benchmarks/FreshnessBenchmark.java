@@ -39,6 +39,7 @@ import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.hudi.utilities.hudi014.FreshnessReporter;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.testutils.LocalSpark;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import com.fasterxml.jackson.databind.JsonNode;

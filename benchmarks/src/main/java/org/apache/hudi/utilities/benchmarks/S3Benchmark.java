@@ -24,6 +24,7 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.testutils.LocalSpark;
 import org.apache.hudi.utilities.testutils.S3ProxyServer;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 import org.apache.hudi.utilities.transform.SqlFileBasedTransformer;

@@ -20,15 +20,12 @@ package org.apache.hudi.utilities.cli;
 
 import org.apache.hudi.utilities.testutils.CapturedRun;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Clock;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
@@ -40,23 +37,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The checkpoint tools over a real pipeline: {@code show} reads the target's stored checkpoint and each source's
  * retention, {@code override} builds the {@code --checkpoint} that the Streamer then applies.
  */
-class TestCheckpointCli {
+class TestCheckpointCli extends OrdersAndUsersPipeline {
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
-  private String props;
+  TestCheckpointCli() {
+    super("read_log");
+  }
 
   @BeforeEach
-  void pipeline() {
-    tables = new OrdersAndUsers(dir, "read_log");
-    job = tables.job()
-        .property("hoodie.datasource.write.recordkey.field", "read_id")
-        .sql("SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC:orders>\n"
-            + "UNION ALL SELECT concat('users:', user_id, ':', ts) AS read_id, ts FROM <SRC:users>");
-    props = dir.resolve("job.properties").toUri().toString();
+  void readLog() {
+    logReads();
   }
 
   @Test

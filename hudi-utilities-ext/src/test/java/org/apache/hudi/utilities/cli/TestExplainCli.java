@@ -20,13 +20,11 @@ package org.apache.hudi.utilities.cli;
 
 import org.apache.hudi.utilities.testutils.CapturedRun;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Explain over a real pipeline: the windows, alignment, placeholder bindings and Spark plan of the next batch, from the
  * stored checkpoint or a {@code --checkpoint} override, with nothing written to the target.
  */
-class TestExplainCli {
+class TestExplainCli extends OrdersAndUsersPipeline {
 
   private static final String SQL =
       "SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts FROM <SRC:orders> o JOIN <SNAP:users> u\n"
@@ -61,18 +59,13 @@ class TestExplainCli {
       + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts\n"
       + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id";
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
-  private String props;
+  TestExplainCli() {
+    super("joined");
+  }
 
   @BeforeEach
-  void pipeline() {
-    tables = new OrdersAndUsers(dir, "joined");
-    job = tables.job().sql(SQL);
-    props = dir.resolve("job.properties").toUri().toString();
+  void explainedJob() {
+    job.sql(SQL);
   }
 
   @Test

@@ -19,17 +19,15 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
+import org.apache.hudi.utilities.testutils.ExactJoins;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
-import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -44,30 +42,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keeps the target equal to the join of the sources as of the committed checkpoint, round after round, even when one
  * side does not advance and when num_instants cuts a batch short.
  */
-class TestExactIncrementalJoin {
+class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
 
   private static final String PUSHDOWN_MAX_KEYS = "hoodie.streamer.source.multi.hudi.snapshot.pushdown.max.keys";
 
-  static final String EXACT_JOIN_SQL =
-      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
-      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts\n"
-      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id";
-
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
+  TestExactIncrementalJoin() {
+    super("joined");
+  }
 
   @BeforeEach
   void exactJoinJob() {
     // Column stats on: with the pushdown, snapshot reads skip files by the delta's keys.
-    tables = new OrdersAndUsers(dir, "joined").withColumnStats();
-    job = tables.job()
-        .property("hoodie.streamer.source.hudi.users.num_instants", "1")
-        .sql(EXACT_JOIN_SQL);
+    tables = tables.withColumnStats();
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "1")
+        .sql(ExactJoins.INNER_JOIN);
   }
 
   /** 0: snapshots read in full; 100: snapshots joined with a delta read with its keys only. */
@@ -103,52 +91,12 @@ class TestExactIncrementalJoin {
     assertEquals(commits, HudiTables.completedCommits(tables.targetPath), "nothing new, no commit");
   }
 
-  /** The recipe, plus deletes of the joined rows that no longer hold: found from PREV and SNAP. */
-  static final String DELETE_AWARE_JOIN_SQL =
-      "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
-      + "FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted\n"
-      + "FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "-- orders deleted from the source\n"
-      + "SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true\n"
-      + "FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id\n"
-      + "UNION ALL\n"
-      + "-- orders changed or added whose user does not exist\n"
-      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
-      + "FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id\n"
-      + "UNION ALL\n"
-      + "-- orders of users deleted from the source\n"
-      + "SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true\n"
-      + "FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s\n"
-      + "ON p.user_id = s.user_id";
-
   @ParameterizedTest(name = "snapshot pushdown max keys {0}")
   @ValueSource(strings = {"0", "100"})
   void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(String pushdownMaxKeys) throws Exception {
-    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys).sql(DELETE_AWARE_JOIN_SQL);
+    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys).sql(ExactJoins.DELETE_AWARE_INNER_JOIN);
     roundsWithUpdatesDeletesAndKeyMoves();
   }
-
-  /** The delete-aware recipe over CDC deltas: deletes and moves come from the deltas' before and after images. */
-  static final String CDC_DELETE_AWARE_JOIN_SQL =
-      "-- orders added or changed: with their user as of the checkpoint, or deleted if it has none\n"
-      + "SELECT o.after.order_id, o.after.user_id, o.after.amount, u.user_name, greatest(o.after.ts, u.ts) AS ts,\n"
-      + "u.user_id IS NULL AS _hoodie_is_deleted\n"
-      + "FROM <SRC:orders> o LEFT JOIN <SNAP:users> u ON o.after.user_id = u.user_id WHERE o.op <> 'd'\n"
-      + "UNION ALL\n"
-      + "-- orders deleted from the source\n"
-      + "SELECT o.before.order_id, o.before.user_id, o.before.amount, CAST(NULL AS STRING), o.before.ts, true\n"
-      + "FROM <SRC:orders> o WHERE o.op = 'd'\n"
-      + "UNION ALL\n"
-      + "-- orders of users added or changed\n"
-      + "SELECT s.order_id, s.user_id, s.amount, u.after.user_name, greatest(s.ts, u.after.ts), false\n"
-      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.after.user_id WHERE u.op <> 'd'\n"
-      + "UNION ALL\n"
-      + "-- orders of users deleted from the source\n"
-      + "SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, true\n"
-      + "FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.before.user_id WHERE u.op = 'd'";
 
   /**
    * 0: snapshots read in full; 1: restricted to the delta's key where a delta has one, to the range of its keys where
@@ -162,7 +110,7 @@ class TestExactIncrementalJoin {
     job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
         .property("hoodie.streamer.source.hudi.users.incr.format", "cdc")
         .property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
-        .sql(CDC_DELETE_AWARE_JOIN_SQL);
+        .sql(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS);
     String logs;
     try (CapturedLogs captured = new CapturedLogs()) {
       roundsWithUpdatesDeletesAndKeyMoves();

@@ -19,9 +19,8 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
 
@@ -30,9 +29,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -46,21 +43,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The stock HoodieStreamer, in-process, joining the incremental changes of {@code orders} (COPY_ON_WRITE) and
  * {@code users} (MERGE_ON_READ) into one target, round after round.
  */
-class TestHoodieIncrMultiSourceEndToEnd {
+class TestHoodieIncrMultiSourceEndToEnd extends OrdersAndUsersPipeline {
 
   private static final String JOINED_COLUMNS = "order_id, user_id, amount, user_name, ts";
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
+  TestHoodieIncrMultiSourceEndToEnd() {
+    super("joined");
+  }
 
   @BeforeEach
   void createJob() {
-    tables = new OrdersAndUsers(dir, "joined");
-    job = tables.job()
-        .sql(deltaJoinSql());
+    job.sql(deltaJoinSql());
   }
 
   /**

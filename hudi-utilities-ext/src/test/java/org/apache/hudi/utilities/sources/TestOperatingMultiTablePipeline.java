@@ -22,14 +22,12 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -52,27 +50,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * lenient parsing, hollow commits and archived positions. The target is a log of every source row version read
  * ({@code table:key:ts}), so what each run read, skipped or re-read is visible exactly.
  */
-class TestOperatingMultiTablePipeline {
+class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
 
-  private static final String READ_LOG_SQL =
-      "SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC:orders>\n"
-      + "UNION ALL\n"
-      + "SELECT concat('users:', user_id, ':', ts) AS read_id, ts FROM <SRC:users>";
   private static final String ITEMS_BRANCH =
       "\nUNION ALL\nSELECT concat('items:', order_id, ':', ts) AS read_id, ts FROM <SRC:items>";
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
+  TestOperatingMultiTablePipeline() {
+    super("read_log");
+  }
 
   @BeforeEach
   void readLogJob() {
-    tables = new OrdersAndUsers(dir, "read_log");
-    job = tables.job()
-        .property("hoodie.datasource.write.recordkey.field", "read_id")
-        .sql(READ_LOG_SQL);
+    logReads();
   }
 
   @Test

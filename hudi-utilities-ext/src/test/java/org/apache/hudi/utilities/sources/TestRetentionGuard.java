@@ -21,16 +21,13 @@ package org.apache.hudi.utilities.sources;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
-import org.apache.hudi.utilities.testutils.OrdersAndUsers;
+import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -45,19 +42,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * any commit, with the fix; the headroom of a position is published and, with fail-fast, stops the batch while the
  * position is still readable.
  */
-class TestRetentionGuard {
+class TestRetentionGuard extends OrdersAndUsersPipeline {
 
-  @TempDir
-  Path dir;
-
-  private OrdersAndUsers tables;
-  private StreamerJob job;
+  TestRetentionGuard() {
+    super("order_rows");
+  }
 
   @BeforeEach
   void orderRowsJob() {
-    tables = new OrdersAndUsers(dir, "order_rows");
-    job = tables.job()
-        .property("hoodie.metrics.on", "true")
+    job.property("hoodie.metrics.on", "true")
         .property("hoodie.metrics.reporter.type", "INMEMORY")
         .sql("SELECT order_id, ts FROM <SRC:orders>");
   }

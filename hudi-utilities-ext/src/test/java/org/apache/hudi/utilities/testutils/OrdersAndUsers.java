@@ -162,15 +162,9 @@ public final class OrdersAndUsers {
    */
   public void assertTargetIsTheJoinAt(String ordersInstant, String usersInstant) {
     assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
-    asOf(ordersPath, ordersInstant).createOrReplaceTempView("orders_at_checkpoint");
-    asOf(usersPath, usersInstant).createOrReplaceTempView("users_at_checkpoint");
-    List<String> expected = sorted(SharedSpark.session().sql("SELECT o.order_id, o.user_id, o.amount, u.user_name "
-        + "FROM orders_at_checkpoint o JOIN users_at_checkpoint u ON o.user_id = u.user_id"));
+    List<String> expected = sorted(ExactJoins.recomputedAsOf(SharedSpark.session(), ordersPath, ordersInstant,
+        usersPath, usersInstant).select("order_id", "user_id", "amount", "user_name"));
     assertEquals(expected, targetRows());
-  }
-
-  private static Dataset<Row> asOf(String path, String instant) {
-    return SharedSpark.session().read().format("hudi").option("as.of.instant", instant).load(path);
   }
 
   private static List<String> sorted(Dataset<Row> rows) {

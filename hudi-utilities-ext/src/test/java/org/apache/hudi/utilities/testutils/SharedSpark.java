@@ -18,7 +18,6 @@
 
 package org.apache.hudi.utilities.testutils;
 
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -34,17 +33,7 @@ public final class SharedSpark {
 
   public static synchronized SparkSession session() {
     if (session == null) {
-      SparkConf conf = new SparkConf()
-          .setMaster("local[2]")
-          .setAppName("hudi-utilities-ext-tests")
-          .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-          .set("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
-          .set("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
-          .set("spark.ui.enabled", "false")
-          .set("spark.sql.shuffle.partitions", "2")
-          .set("spark.default.parallelism", "2")
-          .set("spark.driver.host", "127.0.0.1");
-      session = SparkSession.builder().config(conf).getOrCreate();
+      session = LocalSpark.start("hudi-utilities-ext-tests");
     }
     return session;
   }

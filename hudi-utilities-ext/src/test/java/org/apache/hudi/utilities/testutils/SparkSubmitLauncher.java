@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Starts a {@link StreamerJob} the way users run it, {@code spark-submit --class HoodieStreamer}, in a separate JVM.
@@ -49,11 +50,8 @@ import java.util.stream.Collectors;
 public final class SparkSubmitLauncher {
 
   /** Hudi's session settings, for every launch. */
-  private static final List<String> HUDI_SESSION = List.of(
-      "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-      "--conf", "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
-      "--conf", "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
-      "--conf", "spark.ui.enabled=false");
+  private static final List<String> HUDI_SESSION = LocalSpark.HUDI_SETTINGS.entrySet().stream()
+      .flatMap(setting -> Stream.of("--conf", setting.getKey() + "=" + setting.getValue())).collect(Collectors.toList());
 
   private SparkSubmitLauncher() {
   }

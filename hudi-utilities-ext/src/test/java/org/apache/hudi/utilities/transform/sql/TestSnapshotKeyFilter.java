@@ -27,10 +27,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.FileSourceScanExec;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,16 +34,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import scala.collection.JavaConverters;
-
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.apache.hudi.utilities.testutils.ScannedFiles.filesRead;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -137,24 +131,5 @@ class TestSnapshotKeyFilter {
 
   private static List<String> rows(Dataset<Row> rows) {
     return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
-  }
-
-  /** The files the parquet scans of a query read once it has run (Spark's numFiles metric of each scan). */
-  private static long filesRead(Dataset<Row> rows) {
-    rows.queryExecution().toRdd().count();
-    List<FileSourceScanExec> scans = new ArrayList<>();
-    collectScans(rows.queryExecution().executedPlan(), scans);
-    return scans.stream().mapToLong(scan -> scan.metrics().apply("numFiles").value()).sum();
-  }
-
-  private static void collectScans(SparkPlan plan, List<FileSourceScanExec> scans) {
-    if (plan instanceof FileSourceScanExec) {
-      scans.add((FileSourceScanExec) plan);
-    } else if (plan instanceof AdaptiveSparkPlanExec) {
-      collectScans(((AdaptiveSparkPlanExec) plan).executedPlan(), scans);
-    } else if (plan instanceof QueryStageExec) {
-      collectScans(((QueryStageExec) plan).plan(), scans);
-    }
-    JavaConverters.seqAsJavaList(plan.children()).forEach(child -> collectScans(child, scans));
   }
 }

@@ -1,0 +1,32 @@
+--
+-- Licensed to the Apache Software Foundation (ASF) under one
+-- or more contributor license agreements.  See the NOTICE file
+-- distributed with this work for additional information
+-- regarding copyright ownership.  The ASF licenses this file
+-- to you under the Apache License, Version 2.0 (the
+-- "License"); you may not use this file except in compliance
+-- with the License.  You may obtain a copy of the License at
+--
+--      http://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted
+FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id
+UNION ALL
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted
+FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id
+UNION ALL  -- orders deleted from the source
+SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true
+FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id
+UNION ALL  -- orders changed or added whose user does not exist
+SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true
+FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id
+UNION ALL  -- orders of users deleted from the source
+SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true
+FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s ON p.user_id = s.user_id;
