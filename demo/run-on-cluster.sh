@@ -103,7 +103,7 @@ stale() {
   local jar
   while IFS= read -r jar; do
     [[ -z "${jar}" || -e "${jar}" ]] || { echo "missing: ${jar}"; return 0; }
-  done < <(cat "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}" | tr ':' '\n')
+  done < <(for file in "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}"; do tr ':' '\n' < "${file}"; echo; done)
   return 1
 }
 
