@@ -20,7 +20,8 @@
 # The demo job on a Spark standalone cluster over S3, without Docker: one command,
 #   bash demo/run-on-cluster.sh        (from any directory)
 #
-# 1. builds the plugin jar, the test classes and the deployment classpath if they are missing or older than the sources;
+# 1. builds the plugin jar, the test classes, the S3Proxy starter (module test-servers/s3proxy) and the deployment
+#    classpath if they are missing or older than the sources (mvn -B -DskipTests package, without checkstyle and RAT);
 # 2. starts S3Proxy (an S3 endpoint) and a Spark standalone Master with two Workers, each its own JVM on 127.0.0.1
 #    (testutils ClusterServices: the code the tests start them with), and uploads demo/conf's job files to
 #    s3a://demo/jobs/;
@@ -52,7 +53,14 @@ MODULE="${ROOT}/hudi-utilities-ext"
 PLUGIN_JAR="${MODULE}/target/hudi-utilities-ext_2.12-0.1.0-SNAPSHOT.jar"
 TEST_CLASSES="${MODULE}/target/test-classes"
 DEPLOYMENT_CP_FILE="${MODULE}/target/deployment-classpath.txt"
-S3PROXY_CP_FILE="${ROOT}/test-servers/s3proxy/target/s3proxy-classpath.txt"
+S3PROXY_MODULE="${ROOT}/test-servers/s3proxy"
+S3PROXY_CLASSES="${S3PROXY_MODULE}/target/classes"
+S3PROXY_CP_FILE="${S3PROXY_MODULE}/target/s3proxy-classpath.txt"
+# The services' starter (test classes) and the S3Proxy launcher it calls (module test-servers/s3proxy).
+STARTER_CLASSES=(
+  "${TEST_CLASSES}/org/apache/hudi/utilities/testutils/ClusterServices.class"
+  "${S3PROXY_CLASSES}/org/apache/hudi/utilities/testutils/S3ProxyServer.class"
+)
 LOG4J_CONF="${DEMO_SRC}/conf/log4j2.properties"
 
 export SPARK_LOCAL_IP=127.0.0.1
@@ -82,15 +90,21 @@ die() { echo "run-on-cluster.sh: ERROR: $*" >&2; exit 1; }
 # JOL's one unsilenceable stdout line (see run-demo.sh), dropped from the terminal only.
 quiet() { sed -u '/^# WARNING: Unable to attach Serviceability Agent/d'; }
 
-# Whether a build output is missing or older than the sources and poms.
+# Whether a build output is missing or older than the sources and poms it comes from, or a jar of a classpath file is
+# gone from the local Maven repository. mvn -DskipTests package writes them all, the plugin jar last.
 stale() {
   local output
-  for output in "${PLUGIN_JAR}" "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}" "${TEST_CLASSES}"; do
-    [[ -e "${output}" ]] || { echo "missing: ${output#"${ROOT}/"}"; return 0; }
+  for output in "${PLUGIN_JAR}" "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}" "${STARTER_CLASSES[@]}"; do
+    [[ -s "${output}" ]] || { echo "missing: ${output#"${ROOT}/"}"; return 0; }
   done
   local newer
-  newer="$(find "${MODULE}/src" "${ROOT}/pom.xml" "${MODULE}/pom.xml" -newer "${PLUGIN_JAR}" -type f -print -quit)"
+  newer="$(find "${MODULE}/src" "${S3PROXY_MODULE}/src" "${ROOT}/pom.xml" "${MODULE}/pom.xml" "${S3PROXY_MODULE}/pom.xml" \
+    "${ROOT}/hudi-utilities-slim-bundle/pom.xml" -newer "${PLUGIN_JAR}" -type f -print -quit)"
   [[ -z "${newer}" ]] || { echo "${newer#"${ROOT}/"} is newer than the plugin jar"; return 0; }
+  local jar
+  while IFS= read -r jar; do
+    [[ -z "${jar}" || -e "${jar}" ]] || { echo "missing: ${jar}"; return 0; }
+  done < <(for file in "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}"; do tr ':' '\n' < "${file}"; echo; done)
   return 1
 }
 
@@ -158,14 +172,20 @@ rm -rf -- "${WORK}"
 mkdir -p "${LOGS}"
 cd "${WORK}"
 
-banner "Build: plugin jar, test classes (the cluster's starter), deployment classpath"
+banner "Build: plugin jar, test classes and S3Proxy starter (the services' starter), deployment classpath"
+STEP="$(now)"
 if reason="$(stale)"; then
   command -v mvn > /dev/null || die "mvn not found (needed to build: ${reason})"
-  echo "building (${reason}): mvn -B -DskipTests package   (log: ${LOGS}/build.log)"
-  (cd "${ROOT}" && mvn -B -DskipTests package > "${LOGS}/build.log" 2>&1) \
+  # Builds what the demo runs, not what CI checks: no tests, no checkstyle, no licence headers (RAT).
+  echo "building (${reason}): mvn -B -DskipTests -Dcheckstyle.skip -Drat.skip package   (log: ${LOGS}/build.log)"
+  (cd "${ROOT}" && mvn -B -DskipTests -Dcheckstyle.skip -Drat.skip package > "${LOGS}/build.log" 2>&1) \
     || { tail -n 40 "${LOGS}/build.log"; die "the build failed: see ${LOGS}/build.log"; }
+  for output in "${PLUGIN_JAR}" "${DEPLOYMENT_CP_FILE}" "${S3PROXY_CP_FILE}" "${STARTER_CLASSES[@]}"; do
+    [[ -s "${output}" ]] || die "the build did not write ${output}"
+  done
+  echo "built in $(elapsed "${STEP}") s"
 else
-  echo "up to date: ${PLUGIN_JAR#"${ROOT}/"}"
+  echo "up to date: ${PLUGIN_JAR#"${ROOT}/"}, test classes, ${S3PROXY_CLASSES#"${ROOT}/"}"
 fi
 DEPLOYMENT_CP="$(tr -d '\n' < "${DEPLOYMENT_CP_FILE}")"
 SLIM_BUNDLE_JAR="$(tr ':' '\n' <<< "${DEPLOYMENT_CP}" | grep '/hudi-utilities-slim-bundle[^/]*\.jar$')"
@@ -182,7 +202,7 @@ export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 STEP="$(now)"
 java -Xmx512m "${OPENS[@]}" -Ds3proxy.classpath.file="${S3PROXY_CP_FILE}" \
   -Ddeployment.classpath.file="${DEPLOYMENT_CP_FILE}" "-Dspark.java17.opens=${JAVA17_OPENS}" \
-  -Dtest.server.logs.dir="${LOGS}" -cp "${TEST_CLASSES}:${DEPLOYMENT_CP}" \
+  -Dtest.server.logs.dir="${LOGS}" -cp "${TEST_CLASSES}:${S3PROXY_CLASSES}:${DEPLOYMENT_CP}" \
   org.apache.hudi.utilities.testutils.ClusterServices "${WORK}" "${BUCKET}" \
   "jobs/streamer.properties=${DEMO_SRC}/conf/streamer.properties" "jobs/join.sql=${DEMO_SRC}/conf/join.sql" \
   > "${LOGS}/services.log" 2>&1 &

@@ -54,8 +54,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * mounts exists, every container path {@code run.sh} uses lies in a mount of the container that uses it (and exists
  * in the repository unless it is a build output or in the local Maven repository), the job files are demo/'s only
  * copy, and {@code run.sh}, {@code demo/run-on-cluster.sh} (the native cluster path that is its tested equivalent),
- * {@code demo/run-demo.sh} and the job arguments the three share ({@code demo/streamer-job.sh}) parse and pass
- * shellcheck. Nothing is pulled or started.
+ * {@code demo/run-demo.sh}, the job arguments the three share ({@code demo/streamer-job.sh}) and
+ * {@code demo/run-tool.sh} parse and pass shellcheck. Nothing is pulled or started.
  *
  * <p>Without {@code docker-compose} (or {@code shellcheck}) the checks that need it are skipped with a message, except
  * under {@code CI=true}, where {@code .ci/run} installs both and a missing tool fails the test.
@@ -68,6 +68,8 @@ class TestDockerDemoCompose {
   private static final Path RUN_SCRIPT = DOCKER_DEMO.resolve("run.sh");
   private static final Path CLUSTER_SCRIPT = ROOT.resolve("demo").resolve("run-on-cluster.sh");
   private static final Path DEMO_SCRIPT = ROOT.resolve("demo").resolve("run-demo.sh");
+  /** The checkpoint tool and explain with the build's jars (run by TestDocumentedCommands). */
+  private static final Path TOOL_SCRIPT = ROOT.resolve("demo").resolve("run-tool.sh");
   /** The Streamer job's arguments, sourced by the three run scripts. */
   private static final Path STREAMER_JOB_SCRIPT = ROOT.resolve("demo").resolve("streamer-job.sh");
 
@@ -188,7 +190,7 @@ class TestDockerDemoCompose {
 
   @Test
   void runScriptsParseAndPassShellcheck() throws Exception {
-    for (Path script : List.of(RUN_SCRIPT, CLUSTER_SCRIPT, DEMO_SCRIPT, STREAMER_JOB_SCRIPT)) {
+    for (Path script : List.of(RUN_SCRIPT, CLUSTER_SCRIPT, DEMO_SCRIPT, STREAMER_JOB_SCRIPT, TOOL_SCRIPT)) {
       ProcessResult syntax = run(List.of("bash", "-n", script.toString()), Map.of());
       assertEquals(0, syntax.exitCode, "bash -n " + script + ":\n" + syntax.output);
       // -x: the scripts source demo/streamer-job.sh, checked with them.

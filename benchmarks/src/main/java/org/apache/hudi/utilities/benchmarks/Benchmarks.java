@@ -24,8 +24,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Entry point of {@code benchmarks/run.sh <name> [args]}. A new benchmark is a new {@link Benchmark} class added to
- * {@link #ALL}.
+ * Entry point of {@code benchmarks/run.sh <name> [args]}; without a name it lists the benchmarks. A new benchmark is a
+ * new {@link Benchmark} class added to {@link #ALL}.
  */
 public final class Benchmarks {
 
@@ -36,10 +36,15 @@ public final class Benchmarks {
   }
 
   public static void main(String[] args) throws Exception {
-    Option<Benchmark> chosen = args.length == 0 ? Option.empty() : named(args[0]);
+    if (args.length == 0) {
+      // The documented way to list them: bash benchmarks/run.sh
+      System.out.println("Benchmarks (bash benchmarks/run.sh <name> [args]):");
+      ALL.forEach(benchmark -> System.out.println("  " + benchmark.name() + "  " + benchmark.description()));
+      System.exit(0);
+    }
+    Option<Benchmark> chosen = named(args[0]);
     if (!chosen.isPresent()) {
-      System.err.println("Cannot run benchmark " + (args.length == 0 ? "(none named)" : "'" + args[0] + "'")
-          + ": name one of");
+      System.err.println("Cannot run benchmark '" + args[0] + "': name one of");
       ALL.forEach(benchmark -> System.err.println("  " + benchmark.name() + "  " + benchmark.description()));
       System.exit(2);
     }

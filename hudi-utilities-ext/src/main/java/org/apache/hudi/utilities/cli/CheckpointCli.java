@@ -22,6 +22,7 @@ package org.apache.hudi.utilities.cli;
 import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.checkpoint.CheckpointOverride;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
@@ -37,7 +38,6 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +48,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp &lt;Hudi bundles, Spark's jars, this plugin&gt; org.apache.hudi.utilities.cli.CheckpointCli \
- *   show --props job.properties --target-base-path s3a://lake/joined
+ *   show --props job.properties [--hoodie-conf key=value]... --target-base-path s3a://lake/joined
  * java -cp ... org.apache.hudi.utilities.cli.CheckpointCli \
  *   override --props job.properties --target-base-path s3a://lake/joined --set users=LATEST
  * </pre>
@@ -62,6 +62,10 @@ public final class CheckpointCli {
 
     @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
     String props;
+
+    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
+        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
+    List<String> configs = new ArrayList<>();
 
     @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
     String targetBasePath;
@@ -101,7 +105,7 @@ public final class CheckpointCli {
       return CommandLine.BAD_ARGUMENTS;
     }
     try {
-      TypedProperties props = CommandLine.readStreamerProps(hadoopConf, options.props, Collections.emptyList(),
+      TypedProperties props = CommandLine.readStreamerProps(hadoopConf, options.props, options.configs,
           "run the checkpoint tool");
       MultiTableReadConf conf = MultiTableReadConf.from(props);
       CheckpointCli tool = new CheckpointCli(hadoopConf, clock);

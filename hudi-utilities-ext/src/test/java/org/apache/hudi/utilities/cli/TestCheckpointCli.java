@@ -64,6 +64,14 @@ class TestCheckpointCli extends OrdersAndUsersPipeline {
     assertTrue(readable.output.matches("(?s).*\\nusers +" + users1 + " +[0-9hms.]+ +yes +yes +unbounded.*"),
         readable.output);
 
+    // --hoodie-conf overrides --props, as the Streamer's does (the demo passes the source paths this way).
+    String elsewhere = dir.resolve("elsewhere").toUri().toString();
+    CapturedRun overridden = run("show", "--props", props, "--hoodie-conf",
+        "hoodie.streamer.source.hudi.users.path=" + elsewhere, "--target-base-path", tables.targetPath);
+    assertEquals(0, overridden.exitCode, overridden.output);
+    assertTrue(overridden.output.contains("\nusers            <none>               not a Hudi table: " + elsewhere),
+        overridden.output);
+
     // Each orders commit rewrites o1's file; keeping one commit, the cleaner removes what the next batch would read.
     String orders2 = tables.ordersKeepingCommits(1, order("o1", "u1", 2.0, 2L));
     tables.ordersKeepingCommits(1, order("o1", "u1", 3.0, 3L));
