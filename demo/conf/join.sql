@@ -29,7 +29,8 @@
 -- <SNAP:...> is read with Hudi time travel at exactly the committed instant, so the result never includes a commit
 -- that the checkpoint does not record. An order whose row and user both changed comes out of both branches with the
 -- same values; records are combined on the key before the upsert. ts = greatest(order ts, user ts) so that the newest
--- version of a joined row wins.
+-- version of a joined row wins. The demo's target is COPY_ON_WRITE, which takes the incoming row whatever its ts; a
+-- MERGE_ON_READ target needs the recipes' commit_order ordering field (docs/exact-joins.md, "The ordering field").
 --
 -- <SRC_0>, <SRC:orders> are the first table of hoodie.streamer.source.multi.hudi.tables; <SRC_1>, <SRC:users> the
 -- second. Statements end with ';'. Only the result of the last statement is written to the target.

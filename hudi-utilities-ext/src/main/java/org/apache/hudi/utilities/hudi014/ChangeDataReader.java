@@ -20,9 +20,14 @@ package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.AvroConversionUtils;
 import org.apache.hudi.DataSourceReadOptions;
+import org.apache.hudi.common.fs.FSUtils;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.cdc.HoodieCDCUtils;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
@@ -31,6 +36,7 @@ import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -39,6 +45,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.List;
@@ -51,6 +59,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.from_json;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.when;
 
@@ -67,6 +76,7 @@ import static org.apache.spark.sql.functions.when;
  */
 final class ChangeDataReader {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeDataReader.class);
   static final String OP = HoodieCDCUtils.CDC_OPERATION_TYPE;
   static final String TS = HoodieCDCUtils.CDC_COMMIT_TIMESTAMP;
   static final String BEFORE = HoodieCDCUtils.CDC_BEFORE_IMAGE;
@@ -175,6 +185,12 @@ final class ChangeDataReader {
           + "or '%s=LATEST' (skip to now).", table.name(), position, readability.activeTimelineStart().orElse("<none>"),
           table.name(), table.name()));
     }
+    Option<String> withoutChangeLog = writeWithoutChangeLog(timeline, window);
+    if (withoutChangeLog.isPresent()) {
+      LOG.warn("Reading table '{}' as CDC over ({}, {}] by comparing its snapshots at both ends (two full reads): {}",
+          table.name(), window.fromExclusive(), end, withoutChangeLog.get());
+      return changesBetweenSnapshots(table, timeline, position, end, imageColumns);
+    }
     Dataset<Row> changes = spark.read().format("hudi")
         .option(DataSourceReadOptions.QUERY_TYPE().key(), DataSourceReadOptions.QUERY_TYPE_INCREMENTAL_OPT_VAL())
         .option(DataSourceReadOptions.INCREMENTAL_FORMAT().key(), DataSourceReadOptions.INCREMENTAL_FORMAT_CDC_VAL())
@@ -184,6 +200,78 @@ final class ChangeDataReader {
         .load(table.path())
         .select(col(OP), col(TS), image(col(BEFORE), imageColumns).as(BEFORE), image(col(AFTER), imageColumns).as(AFTER));
     return netChanges(changes, recordKeyFields(table, timeline));
+  }
+
+  /**
+   * A write of the window whose changes Hudi 0.14's CDC query cannot read, described; empty if there is none.
+   *
+   * <p>{@code HoodieMergeHandleWithChangeLog} writes no change log file when a merge keeps no record of the file
+   * group's previous version (all deleted, with or without new inserts), and {@code HoodieCDCExtractor} infers the
+   * changes of a base file without one only for a delete operation that empties the file and for a file of inserts
+   * only. Any other such write, as an upsert whose {@code _hoodie_is_deleted} rows empty a file group or deletes and
+   * inserts in one file group, fails the CDC query with "There should be a cdc log file." in every later batch.
+   */
+  static Option<String> writeWithoutChangeLog(SourceTimeline timeline, TableWindow window) {
+    for (HoodieInstant commit : timeline.completedCommits().getInstants()) {
+      if (!window.instants().contains(commit.getTimestamp())) {
+        continue;
+      }
+      HoodieCommitMetadata metadata = timeline.commitMetadata(commit);
+      if (!WriteOperationType.isDataChange(metadata.getOperationType())) {
+        continue;
+      }
+      for (HoodieWriteStat stat : metadata.getWriteStats()) {
+        boolean hasChangeLog = stat.getCdcStats() != null && !stat.getCdcStats().isEmpty();
+        boolean emptiedByDelete = WriteOperationType.isDelete(metadata.getOperationType())
+            && stat.getNumWrites() == 0 && stat.getNumDeletes() != 0;
+        boolean insertsOnly = stat.getNumUpdateWrites() == 0 && stat.getNumDeletes() == 0
+            && stat.getNumWrites() == stat.getNumInserts();
+        if (!hasChangeLog && FSUtils.isBaseFile(new Path(stat.getPath())) && !emptiedByDelete && !insertsOnly) {
+          return Option.of(String.format("commit %s (%s) wrote %s with %d deletes, %d inserts and no record of its "
+              + "previous version, and no change log file", commit.getTimestamp(), metadata.getOperationType(),
+              stat.getPath(),
+              stat.getNumDeletes(), stat.getNumInserts()));
+        }
+      }
+    }
+    return Option.empty();
+  }
+
+  /**
+   * The net changes of a window as the difference between the table's states at its two ends, by record key: the
+   * rows of {@link #netChanges}, with {@code ts_ms} the commit of the row's after image, or the window's end for a
+   * deleted row.
+   */
+  private Dataset<Row> changesBetweenSnapshots(SourceTable table, SourceTimeline timeline, String position, String end,
+                                               StructType imageColumns) {
+    String[] recordKeyFields = recordKeyFields(table, timeline);
+    Dataset<Row> before;
+    try {
+      before = images(TableSnapshot.withMetaColumns(spark, table.path(), timeline.metaClient(), position),
+          recordKeyFields, imageColumns, end);
+    } catch (IllegalArgumentException e) {
+      throw new HoodieReadFromSourceException(String.format("Cannot read table '%s' as CDC after %s: a commit of the "
+          + "window has no change log that Hudi's CDC query can read, and the table's state at %s, which the changes "
+          + "are then computed from, is cleaned (%s). Nothing was committed. Retain more commits on the source "
+          + "(hoodie.cleaner.commits.retained), or move the table with --checkpoint '%s=EARLIEST' (its rows again, as "
+          + "inserts).", table.name(), position, position, e.getMessage(), table.name()), e);
+    }
+    Dataset<Row> after = images(TableSnapshot.withMetaColumns(spark, table.path(), timeline.metaClient(), end),
+        recordKeyFields, imageColumns, end);
+    return before.as("b").join(after.as("a"), col("b.key").equalTo(col("a.key")), "full_outer")
+        .where(not(col("b.image").eqNullSafe(col("a.image"))))
+        .select(when(col("b.image").isNull(), "i").when(col("a.image").isNull(), "d").otherwise("u").as(OP),
+            coalesce(col("a.commit"), lit(end)).as(TS), col("b.image").as(BEFORE), col("a.image").as(AFTER));
+  }
+
+  /** A table's state as rows of its record key, its image and the commit that wrote it (the window's end if unknown). */
+  private static Dataset<Row> images(Dataset<Row> state, String[] recordKeyFields, StructType imageColumns,
+                                     String end) {
+    Column commit = Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD)
+        ? col(COMMIT_TIME_METADATA_FIELD) : lit(end);
+    return state.select(struct(Arrays.stream(recordKeyFields).map(state::col).toArray(Column[]::new)).as("key"),
+        struct(Arrays.stream(imageColumns.fieldNames()).map(state::col).toArray(Column[]::new)).as("image"),
+        commit.as("commit"));
   }
 
   /**

@@ -22,14 +22,17 @@ import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
 import org.apache.hudi.utilities.testutils.ExactJoins;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
+import org.apache.hudi.utilities.testutils.TargetTable;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
@@ -38,9 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The exact delta-join recipe: {@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers}, upserted on the order key,
- * keeps the target equal to the join of the sources as of the committed checkpoint, round after round, even when one
- * side does not advance and when num_instants cuts a batch short.
+ * The exact delta-join recipes of docs/exact-joins.md keep the target equal to the join of the sources as of the
+ * committed checkpoint, round after round, even when one side does not advance and when num_instants cuts a batch
+ * short; on every target table setup ({@link TargetTable}), each paired with one snapshot pushdown setting (the
+ * pushdown is a read of the sources, the target setup a write, so pairs cover both).
  */
 class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
 
@@ -55,14 +59,21 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
     // Column stats on: with the pushdown, snapshot reads skip files by the delta's keys.
     tables = tables.withColumnStats();
     job.property("hoodie.streamer.source.hudi.users.num_instants", "1")
+        .orderingField("commit_order")
         .sql(ExactJoins.INNER_JOIN);
   }
 
-  /** 0: snapshots read in full; 100: snapshots joined with a delta read with its keys only. */
-  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
-  @ValueSource(strings = {"0", "100"})
-  void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound(String pushdownMaxKeys) throws Exception {
-    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys);
+  /** Pushdown 0: snapshots read in full; 100: snapshots joined with a delta read with its keys only. */
+  static Stream<Arguments> targetsAndPushdowns() {
+    return Stream.of(Arguments.of(TargetTable.COPY_ON_WRITE, "0"), Arguments.of(TargetTable.MERGE_ON_READ, "100"),
+        Arguments.of(TargetTable.MERGE_ON_READ_COMPACTED, "100"));
+  }
+
+  @ParameterizedTest(name = "{0} target, snapshot pushdown max keys {1}")
+  @MethodSource("targetsAndPushdowns")
+  void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound(TargetTable target, String pushdownMaxKeys)
+      throws Exception {
+    target.applyTo(job).property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys);
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(orders1, users1);
@@ -86,28 +97,45 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
     syncAndAssertJoinAt(orders3, users4);
     assertTrue(tables.targetRows().contains("[o4,u3,40.0,carol]"));
 
+    // A rename gives its user's joined rows the rename's ts; then an order moves to a user with a lower ts, so its new
+    // joined row has a lower ts than the row it replaces (a MERGE_ON_READ target must still take it). From here
+    // num_instants reaches past the compaction that users, a MERGE_ON_READ table, may run after a delta commit.
+    job.property("hoodie.streamer.source.hudi.users.num_instants", "5");
+    String users5 = tables.users(user("u1", "ally", 9L));
+    syncAndAssertJoinAt(orders3, users5);
+    String orders4 = tables.orders(order("o3", "u2", 30.0, 5L));
+    syncAndAssertJoinAt(orders4, users5);
+    assertTrue(tables.targetRows().contains("[o3,u2,30.0,robert]"));
+
     int commits = HudiTables.completedCommits(tables.targetPath);
     job.syncInProcess();
     assertEquals(commits, HudiTables.completedCommits(tables.targetPath), "nothing new, no commit");
   }
 
-  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
-  @ValueSource(strings = {"0", "100"})
-  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(String pushdownMaxKeys) throws Exception {
-    job.property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys).sql(ExactJoins.DELETE_AWARE_INNER_JOIN);
+  @ParameterizedTest(name = "{0} target, snapshot pushdown max keys {1}")
+  @MethodSource("targetsAndPushdowns")
+  void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted(TargetTable target,
+                                                                             String pushdownMaxKeys) throws Exception {
+    target.applyTo(job).property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys).sql(ExactJoins.DELETE_AWARE_INNER_JOIN);
     roundsWithUpdatesDeletesAndKeyMoves();
   }
 
   /**
-   * 0: snapshots read in full; 1: restricted to the delta's key where a delta has one, to the range of its keys where
-   * it has more (both happen over the rounds). Each of the three snapshot reads is restricted by its own join on an
-   * image field.
+   * Pushdown 0: snapshots read in full; 1: restricted to the delta's key where a delta has one, to the range of its
+   * keys where it has more (both happen over the rounds).
    */
-  @ParameterizedTest(name = "snapshot pushdown max keys {0}")
-  @ValueSource(strings = {"0", "1"})
-  void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin(String pushdownMaxKeys) throws Exception {
+  static Stream<Arguments> targetsAndCdcPushdowns() {
+    return Stream.of(Arguments.of(TargetTable.COPY_ON_WRITE, "0"), Arguments.of(TargetTable.MERGE_ON_READ, "1"),
+        Arguments.of(TargetTable.MERGE_ON_READ_COMPACTED, "1"));
+  }
+
+  /** Each of the three snapshot reads is restricted by its own join on an image field. */
+  @ParameterizedTest(name = "{0} target, snapshot pushdown max keys {1}")
+  @MethodSource("targetsAndCdcPushdowns")
+  void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin(TargetTable target, String pushdownMaxKeys)
+      throws Exception {
     tables = tables.withChangeData();
-    job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
+    target.applyTo(job).property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
         .property("hoodie.streamer.source.hudi.users.incr.format", "cdc")
         .property(PUSHDOWN_MAX_KEYS, pushdownMaxKeys)
         .sql(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS);
@@ -128,8 +156,9 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
   }
 
   /**
-   * Rounds in which users and orders are deleted, orders move to missing and to existing users, a user is renamed, and
-   * an order is inserted and deleted within one batch; after each, the target is the join at the checkpoint.
+   * Rounds in which users and orders are deleted, orders move to missing and to existing users, users are renamed, an
+   * order is inserted and deleted within one batch, and rows are replaced or deleted by rows of a lower ts; after each,
+   * the target is the join at the checkpoint.
    */
   private void roundsWithUpdatesDeletesAndKeyMoves() throws Exception {
     job.property("hoodie.streamer.source.hudi.users.num_instants", "5");
@@ -158,13 +187,30 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
     String users5 = tables.deleteUsers(user("u3", "carol", 5L));
     syncAndAssertJoinAt(orders6, users5);
     assertEquals(List.of("[o4,u1,40.0,alicia]", "[o7,u4,70.0,dave]"), tables.targetRows());
+
+    // Renames give their users' joined rows the renames' ts, above the ts of the orders and users in them. A batch of
+    // updates only: a MERGE_ON_READ target logs them (inserts may rewrite a small base file instead).
+    String orders7 = tables.orders(order("o8", "u4", 80.0, 6L));
+    String users6 = tables.users(user("u5", "erin", 1L));
+    syncAndAssertJoinAt(orders7, users6);
+    String users7 = tables.users(user("u1", "ally", 9L), user("u4", "david", 9L));
+    syncAndAssertJoinAt(orders7, users7);
+
+    // Then a renamed user and an order of the other are deleted, and an order moves to a user with a lower ts: each
+    // row written carries a lower ts than the row it replaces or deletes (a MERGE_ON_READ target must still take it).
+    String users8 = tables.deleteUsers(user("u1", "ally", 10L));
+    tables.deleteOrders(order("o7", "u4", 70.0, 7L));
+    String orders9 = tables.orders(order("o8", "u5", 80.0, 7L));
+    syncAndAssertJoinAt(orders9, users8);
+    assertEquals(List.of("[o8,u5,80.0,erin]"), tables.targetRows());
   }
 
   @Test
   void previousStateSupportsDeltaFormulas() throws Exception {
     tables.orders(order("o1", "u1", 10.0, 1L));
     tables.users(user("u1", "alice", 1L));
-    job.sql("SELECT order_id, user_id, amount, 'first' AS user_name, ts FROM <SNAP:orders>").syncInProcess();
+    job.orderingField("ts")
+        .sql("SELECT order_id, user_id, amount, 'first' AS user_name, ts FROM <SNAP:orders>").syncInProcess();
     String orders2 = tables.orders(order("o1", "u1", 15.0, 2L), order("o2", "u1", 20.0, 2L));
     // Rows whose amount changed since the previous checkpoint, using PREV: o1 changed, o2 is new.
     job.sql("SELECT n.order_id, n.user_id, n.amount, coalesce(concat('was ', cast(p.amount AS string)), 'new') AS "
@@ -177,7 +223,7 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
   void snapshotOfATableNotInTheListFailsBeforeCommit() throws Exception {
     tables.orders(order("o1", "u1", 10.0, 1L));
     tables.users(user("u1", "alice", 1L));
-    job.sql("SELECT o.* FROM <SRC:orders> o JOIN <SNAP:payments> p ON o.order_id = p.order_id");
+    job.orderingField("ts").sql("SELECT o.* FROM <SRC:orders> o JOIN <SNAP:payments> p ON o.order_id = p.order_id");
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
     StringBuilder messages = new StringBuilder();

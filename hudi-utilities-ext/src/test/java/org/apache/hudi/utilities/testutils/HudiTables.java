@@ -34,7 +34,9 @@ import org.apache.spark.sql.types.StructType;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -176,16 +178,26 @@ public final class HudiTables {
     return metaClient(path).getCommitsTimeline().filterCompletedInstants().countInstants();
   }
 
-  /** The checkpoint stored by the newest completed commit of a Streamer target. */
+  /**
+   * The checkpoint stored by the newest completed commit of a Streamer target that stores one (a compaction or
+   * clustering commit stores none); null if none does.
+   */
   public static String lastCheckpoint(String targetPath) {
     HoodieTimeline commits = metaClient(targetPath).getCommitsTimeline().filterCompletedInstants();
-    HoodieInstant last = commits.lastInstant().get();
-    try {
-      return HoodieCommitMetadata.fromBytes(commits.getInstantDetails(last).get(), HoodieCommitMetadata.class)
-          .getMetadata(CHECKPOINT_KEY);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    List<HoodieInstant> newestFirst = new ArrayList<>(commits.getInstants());
+    Collections.reverse(newestFirst);
+    for (HoodieInstant commit : newestFirst) {
+      try {
+        String checkpoint = HoodieCommitMetadata.fromBytes(commits.getInstantDetails(commit).get(),
+            HoodieCommitMetadata.class).getMetadata(CHECKPOINT_KEY);
+        if (checkpoint != null) {
+          return checkpoint;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
+    return null;
   }
 
   private static HoodieTableMetaClient metaClient(String path) {

@@ -157,14 +157,15 @@ public final class OrdersAndUsers {
   }
 
   /**
-   * Asserts that the target committed exactly these positions and equals, row for row, the inner join of the sources
-   * read with time travel at them.
+   * Asserts that the target committed exactly these positions and equals, row for row and with each row's ts, the
+   * inner join of the sources read with time travel at them.
    */
   public void assertTargetIsTheJoinAt(String ordersInstant, String usersInstant) {
     assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
+    String[] columns = {"order_id", "user_id", "amount", "user_name", "ts"};
     List<String> expected = sorted(ExactJoins.recomputedAsOf(SharedSpark.session(), ordersPath, ordersInstant,
-        usersPath, usersInstant).select("order_id", "user_id", "amount", "user_name"));
-    assertEquals(expected, targetRows());
+        usersPath, usersInstant).selectExpr(columns));
+    assertEquals(expected, sorted(SharedSpark.session().read().format("hudi").load(targetPath).selectExpr(columns)));
   }
 
   private static List<String> sorted(Dataset<Row> rows) {

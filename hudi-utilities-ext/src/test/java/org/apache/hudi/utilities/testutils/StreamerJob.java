@@ -60,6 +60,7 @@ public final class StreamerJob {
   private String sourceClass = HoodieIncrMultiSource.class.getName();
   private String targetTable = "joined";
   private String tableType = "COPY_ON_WRITE";
+  private String orderingField = "ts";
 
   public StreamerJob(Path dir, String targetPath) {
     this.dir = dir;
@@ -125,6 +126,12 @@ public final class StreamerJob {
     return this;
   }
 
+  /** The {@code --source-ordering-field}, also the target's precombine field; by default ts. */
+  public StreamerJob orderingField(String column) {
+    this.orderingField = column;
+    return property("hoodie.datasource.write.precombine.field", column);
+  }
+
   /** The {@code --checkpoint} override of the next runs. */
   public StreamerJob checkpoint(String value) {
     this.checkpoint = value;
@@ -153,7 +160,7 @@ public final class StreamerJob {
         "--target-table", targetTable,
         "--table-type", tableType,
         "--op", "UPSERT",
-        "--source-ordering-field", "ts",
+        "--source-ordering-field", orderingField,
         "--source-class", sourceClass));
     if (!transformers.isEmpty()) {
       args.add("--transformer-class");

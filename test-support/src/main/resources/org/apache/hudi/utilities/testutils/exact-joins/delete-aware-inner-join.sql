@@ -16,17 +16,17 @@
 -- limitations under the License.
 --
 
-SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, 0 AS commit_order, false AS _hoodie_is_deleted
 FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id
 UNION ALL
-SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, false AS _hoodie_is_deleted
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, 0 AS commit_order, false AS _hoodie_is_deleted
 FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id
 UNION ALL  -- orders deleted from the source
-SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, true
+SELECT p.order_id, p.user_id, p.amount, CAST(NULL AS STRING), p.ts, 0, true
 FROM <PREV:orders> p LEFT ANTI JOIN <SNAP:orders> s ON p.order_id = s.order_id
 UNION ALL  -- orders changed or added whose user does not exist
-SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true
+SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, 0, true
 FROM <SRC:orders> o LEFT ANTI JOIN <SNAP:users> u ON o.user_id = u.user_id
 UNION ALL  -- orders of users deleted from the source
-SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, true
+SELECT o.order_id, o.user_id, o.amount, CAST(NULL AS STRING), o.ts, 0, true
 FROM <SNAP:orders> o JOIN <PREV:users> p ON o.user_id = p.user_id LEFT ANTI JOIN <SNAP:users> s ON p.user_id = s.user_id;

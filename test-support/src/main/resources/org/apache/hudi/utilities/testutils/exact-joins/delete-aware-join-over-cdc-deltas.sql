@@ -18,14 +18,14 @@
 
 -- orders added or changed: with their user as of the checkpoint, or deleted if it has none
 SELECT o.after.order_id, o.after.user_id, o.after.amount, u.user_name, greatest(o.after.ts, u.ts) AS ts,
-       u.user_id IS NULL AS _hoodie_is_deleted
+       0 AS commit_order, u.user_id IS NULL AS _hoodie_is_deleted
 FROM <SRC:orders> o LEFT JOIN <SNAP:users> u ON o.after.user_id = u.user_id WHERE o.op <> 'd'
 UNION ALL  -- orders deleted from the source
-SELECT o.before.order_id, o.before.user_id, o.before.amount, CAST(NULL AS STRING), o.before.ts, true
+SELECT o.before.order_id, o.before.user_id, o.before.amount, CAST(NULL AS STRING), o.before.ts, 0, true
 FROM <SRC:orders> o WHERE o.op = 'd'
 UNION ALL  -- orders of users added or changed
-SELECT s.order_id, s.user_id, s.amount, u.after.user_name, greatest(s.ts, u.after.ts), false
+SELECT s.order_id, s.user_id, s.amount, u.after.user_name, greatest(s.ts, u.after.ts), 0, false
 FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.after.user_id WHERE u.op <> 'd'
 UNION ALL  -- orders of users deleted from the source
-SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, true
+SELECT s.order_id, s.user_id, s.amount, CAST(NULL AS STRING), s.ts, 0, true
 FROM <SNAP:orders> s JOIN <SRC:users> u ON s.user_id = u.before.user_id WHERE u.op = 'd';

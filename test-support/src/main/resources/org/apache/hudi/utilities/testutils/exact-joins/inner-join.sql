@@ -16,8 +16,8 @@
 -- limitations under the License.
 --
 
-SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, 0 AS commit_order
 FROM <SRC:orders> o JOIN <SNAP:users> u ON o.user_id = u.user_id      -- Δorders ⋈ SNAP(users)
 UNION ALL
-SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts
+SELECT o.order_id, o.user_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts, 0 AS commit_order
 FROM <SNAP:orders> o JOIN <SRC:users> u ON o.user_id = u.user_id;     -- SNAP(orders) ⋈ Δusers
