@@ -122,7 +122,8 @@ public final class Deployment {
       Files.createDirectories(jar.getParent());
       Manifest manifest = new Manifest();
       manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-      Path partial = jar.resolveSibling(jar.getFileName() + ".partial");
+      // Test JVMs run side by side (surefire forks): each packs into a file of its own, then moves it in place.
+      Path partial = jar.resolveSibling(jar.getFileName() + "." + ProcessHandle.current().pid() + ".partial");
       try (OutputStream file = Files.newOutputStream(partial); JarOutputStream out = new JarOutputStream(file, manifest)) {
         for (Path each : files) {
           out.putNextEntry(new JarEntry(classes.relativize(each).toString().replace(File.separatorChar, '/')));
