@@ -20,9 +20,9 @@ package org.apache.hudi.utilities.cli;
 
 // The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
 import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.com.beust.jcommander.ParametersDelegate;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.checkpoint.CheckpointOverride;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
@@ -60,15 +60,8 @@ public final class CheckpointCli {
     @Parameter(description = "show | override", required = true)
     List<String> command = new ArrayList<>();
 
-    @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
-    String props;
-
-    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
-        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
-    List<String> configs = new ArrayList<>();
-
-    @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
-    String targetBasePath;
+    @ParametersDelegate
+    CommandLine.StreamerJobOptions job = new CommandLine.StreamerJobOptions();
 
     @Parameter(names = "--set", description = "With override: <table>=<instant|LATEST|EARLIEST>, repeatable")
     List<String> moves = new ArrayList<>();
@@ -105,14 +98,13 @@ public final class CheckpointCli {
       return CommandLine.BAD_ARGUMENTS;
     }
     try {
-      TypedProperties props = CommandLine.readStreamerProps(hadoopConf, options.props, options.configs,
-          "run the checkpoint tool");
+      TypedProperties props = options.job.readProps(hadoopConf, "run the checkpoint tool");
       MultiTableReadConf conf = MultiTableReadConf.from(props);
       CheckpointCli tool = new CheckpointCli(hadoopConf, clock);
       if (command.equals("show")) {
-        return tool.show(conf, options.targetBasePath, out);
+        return tool.show(conf, options.job.targetBasePath, out);
       }
-      out.println("--checkpoint '" + tool.override(conf, options.targetBasePath, moves(options.moves)) + "'");
+      out.println("--checkpoint '" + tool.override(conf, options.job.targetBasePath, moves(options.moves)) + "'");
       return CommandLine.SUCCESS;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());

@@ -25,12 +25,14 @@ import org.apache.hudi.com.beust.jcommander.ParameterException;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.exception.HoodieIOException;
+import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.UtilHelpers;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -79,18 +81,32 @@ final class CommandLine {
     return Option.empty();
   }
 
-  /**
-   * Reads the Streamer's properties as the Streamer does: the file (any Hadoop path), then each
-   * {@code --hoodie-conf key=value} on top.
-   *
-   * @throws IllegalArgumentException if the file cannot be read, naming it and the cause
-   */
-  static TypedProperties readStreamerProps(Configuration hadoopConf, String path, List<String> overrides, String action) {
-    try {
-      return UtilHelpers.readConfig(hadoopConf, new Path(path), overrides).getProps();
-    } catch (HoodieIOException e) {
-      throw new IllegalArgumentException(String.format("Cannot %s: cannot read --props %s (%s)", action, path,
-          e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+  /** The Streamer job a tool works on, named by the Streamer's own options. */
+  static final class StreamerJobOptions {
+    @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
+    String props;
+
+    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
+        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
+    List<String> configs = new ArrayList<>();
+
+    @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
+    String targetBasePath;
+
+    /**
+     * Reads the Streamer's properties as the Streamer does: the file (any Hadoop path), then each
+     * {@code --hoodie-conf key=value} on top.
+     *
+     * @param action what the tool does, for the message ({@code "explain the batch"})
+     * @throws IllegalArgumentException if the file cannot be read, naming it and the cause
+     */
+    TypedProperties readProps(Configuration hadoopConf, String action) {
+      try {
+        return UtilHelpers.readConfig(hadoopConf, new Path(props), configs).getProps();
+      } catch (HoodieIOException e) {
+        throw new IllegalArgumentException(String.format("Cannot %s: cannot read --props %s (%s)", action, props,
+            e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+      }
     }
   }
 }

@@ -20,9 +20,9 @@ package org.apache.hudi.utilities.cli;
 
 // The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
 import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.com.beust.jcommander.ParametersDelegate;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.utilities.IdentitySplitter;
 import org.apache.hudi.utilities.UtilHelpers;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.checkpoint.RequestedCheckpoint;
@@ -54,7 +54,6 @@ import org.apache.spark.sql.execution.ExplainMode;
 
 import java.io.PrintStream;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,15 +81,8 @@ public final class ExplainCli {
 
   /** Command line options. */
   static final class Options {
-    @Parameter(names = "--props", required = true, description = "The Streamer's properties file (any Hadoop path)")
-    String props;
-
-    @Parameter(names = "--hoodie-conf", splitter = IdentitySplitter.class, description = "A property that overrides "
-        + "--props, as the Streamer's --hoodie-conf <key>=<value>; repeatable")
-    List<String> configs = new ArrayList<>();
-
-    @Parameter(names = "--target-base-path", required = true, description = "The Streamer's target table")
-    String targetBasePath;
+    @ParametersDelegate
+    CommandLine.StreamerJobOptions job = new CommandLine.StreamerJobOptions();
 
     @Parameter(names = "--checkpoint", description = "Explain the batch that the Streamer's --checkpoint with this "
         + "value would run, instead of the one resuming from the stored checkpoint")
@@ -139,10 +131,9 @@ public final class ExplainCli {
     }
     try {
       ExplainMode mode = ExplainMode.fromString(options.explainMode);
-      TypedProperties props = CommandLine.readStreamerProps(spark.sparkContext().hadoopConfiguration(), options.props,
-          options.configs, "explain the batch");
-      new ExplainCli(spark, clock, out).explain(props, options.targetBasePath, Option.ofNullable(options.checkpoint),
-          mode);
+      TypedProperties props = options.job.readProps(spark.sparkContext().hadoopConfiguration(), "explain the batch");
+      new ExplainCli(spark, clock, out).explain(props, options.job.targetBasePath,
+          Option.ofNullable(options.checkpoint), mode);
       return CommandLine.SUCCESS;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
@@ -189,8 +180,9 @@ public final class ExplainCli {
       windows.put(table, aligned.isPresent() ? aligned.get().window(table) : planned.get(i));
       printWindow(conf.tables().get(i), timelines, planned.get(i), windows.get(table));
     }
-    // The reads the batch makes: lazy, but a table that cannot be read fails here, as it would fail the batch.
-    IncrMultiBatch.Outcome outcome = batch.read();
+    // The reads the batch makes, of the windows shown: lazy, but a table that cannot be read fails here, as it would
+    // fail the batch.
+    IncrMultiBatch.Outcome outcome = aligned.isPresent() ? batch.read(aligned.get()) : batch.read();
     if (outcome.caughtUp()) {
       out.printf("Next checkpoint: none; every table is caught up, so the Streamer skips the round (checkpoint stays "
           + "'%s')%n", outcome.checkpoint());

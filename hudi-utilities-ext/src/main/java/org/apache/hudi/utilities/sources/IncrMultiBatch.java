@@ -24,6 +24,7 @@ import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.hudi014.MultiTableReader;
 import org.apache.hudi.utilities.hudi014.MultiTableReader.BatchTimelines;
 import org.apache.hudi.utilities.hudi014.RetentionGuard;
+import org.apache.hudi.utilities.sources.multi.CommitTimeCeiling;
 import org.apache.hudi.utilities.sources.multi.ResumePositions;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.transform.CarrierManifest;
@@ -99,7 +100,15 @@ public final class IncrMultiBatch {
 
   /** Reads every table's window (lazily, as datasets) and works out the checkpoint the batch commits. */
   public Outcome read() {
-    List<TableBatch> batches = reader.read(timelines, previous());
+    return outcome(reader.read(timelines, previous()));
+  }
+
+  /** As {@link #read()}, reading exactly these aligned windows (the ones explain has shown), not aligning anew. */
+  public Outcome read(CommitTimeCeiling aligned) {
+    return outcome(reader.read(timelines, aligned));
+  }
+
+  private Outcome outcome(List<TableBatch> batches) {
     MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
     MultiTableCheckpoint next = conf.checkpoints().merge(previous(), advanced);
     String nextString = conf.checkpoints().format(next);
