@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.exception.TableNotFoundException;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.faults.CrashPoint;
 import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesS3AFileSystem;
@@ -224,7 +225,13 @@ class TestMultiTableJobOnCluster {
   private String awaitInflightCommit(Process driver, String targetPath, String name) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
     while (System.nanoTime() < deadline && driver.isAlive()) {
-      List<String> inflight = HudiTables.inflightCommits(targetPath);
+      List<String> inflight;
+      try {
+        inflight = HudiTables.inflightCommits(targetPath);
+      } catch (TableNotFoundException e) {
+        // The first run creates the target table first.
+        inflight = List.of();
+      }
       if (!inflight.isEmpty()) {
         return inflight.get(0);
       }
