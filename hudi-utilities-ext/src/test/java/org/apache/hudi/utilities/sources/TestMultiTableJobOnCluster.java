@@ -50,6 +50,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -241,13 +243,18 @@ class TestMultiTableJobOnCluster {
     return fail(name + ": no commit became inflight on " + targetPath + "; " + failureContext());
   }
 
+  /**
+   * Each Worker ran an executor that fetched the jar from the driver. The first run also has the executor the Master
+   * started after the kill, which fetches the jar only if a task reaches it before the run ends.
+   */
   private void assertExecutorsFetched(String jar) {
     List<Path> stderrs = cluster.logs().stream().filter(log -> log.endsWith("stderr")).collect(Collectors.toList());
-    assertEquals(2, stderrs.size(), "one executor on each Worker: " + stderrs);
-    for (Path stderr : stderrs) {
-      assertTrue(read(stderr).contains("Fetching spark://") && read(stderr).contains(jar),
-          stderr + " does not show the executor fetching " + jar + " from the driver (--jars)");
-    }
+    Set<String> workersThatFetched = stderrs.stream()
+        .filter(stderr -> read(stderr).contains("Fetching spark://") && read(stderr).contains(jar))
+        .map(stderr -> stderr.getParent().getParent().getParent().getFileName().toString())
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(Set.of("worker-1", "worker-2"), workersThatFetched,
+        "the Workers with an executor that fetched " + jar + " from the driver (--jars); executors: " + stderrs);
   }
 
   private void assertCredentialsInNoLog() {
