@@ -169,8 +169,7 @@ final class ChangeDataReader {
     String end = window.end().get();
     if (!TableSnapshot.isState(window.position())) {
       Dataset<Row> state = TableSnapshot.withMetaColumns(spark, table.path(), timeline.metaClient(), end);
-      Column commitTime = Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD)
-          ? col(COMMIT_TIME_METADATA_FIELD) : lit(end);
+      Column commitTime = commitTime(state, end);
       Column[] columns = Arrays.stream(imageColumns.fieldNames()).map(column -> state.col(column)).toArray(Column[]::new);
       return state.select(lit("i").as(OP), commitTime.as(TS), lit(null).cast(imageColumns).as(BEFORE),
           struct(columns).as(AFTER));
@@ -229,8 +228,7 @@ final class ChangeDataReader {
         if (!hasChangeLog && FSUtils.isBaseFile(new Path(stat.getPath())) && !emptiedByDelete && !insertsOnly) {
           return Option.of(String.format("commit %s (%s) wrote %s with %d deletes, %d inserts and no record of its "
               + "previous version, and no change log file", commit.getTimestamp(), metadata.getOperationType(),
-              stat.getPath(),
-              stat.getNumDeletes(), stat.getNumInserts()));
+              stat.getPath(), stat.getNumDeletes(), stat.getNumInserts()));
         }
       }
     }
@@ -267,11 +265,15 @@ final class ChangeDataReader {
   /** A table's state as rows of its record key, its image and the commit that wrote it (the window's end if unknown). */
   private static Dataset<Row> images(Dataset<Row> state, String[] recordKeyFields, StructType imageColumns,
                                      String end) {
-    Column commit = Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD)
-        ? col(COMMIT_TIME_METADATA_FIELD) : lit(end);
     return state.select(struct(Arrays.stream(recordKeyFields).map(state::col).toArray(Column[]::new)).as("key"),
         struct(Arrays.stream(imageColumns.fieldNames()).map(state::col).toArray(Column[]::new)).as("image"),
-        commit.as("commit"));
+        commitTime(state, end).as("commit"));
+  }
+
+  /** The commit that wrote each row of a state; the window's end for a table that keeps no meta columns. */
+  private static Column commitTime(Dataset<Row> state, String end) {
+    return Arrays.asList(state.columns()).contains(COMMIT_TIME_METADATA_FIELD) ? col(COMMIT_TIME_METADATA_FIELD)
+        : lit(end);
   }
 
   /**
