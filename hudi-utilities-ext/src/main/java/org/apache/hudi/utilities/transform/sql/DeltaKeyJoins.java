@@ -168,7 +168,8 @@ public final class DeltaKeyJoins {
     return Option.empty();
   }
 
-  private static List<Expression> conjuncts(Expression condition) {
+  /** The conjuncts of a condition: the operands of its top-level ANDs, in order. */
+  public static List<Expression> conjuncts(Expression condition) {
     if (condition instanceof And) {
       List<Expression> all = new ArrayList<>(conjuncts(((And) condition).left()));
       all.addAll(conjuncts(((And) condition).right()));

@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  *   <li>{@code <SRC_i>} / {@code <SRC:name>}: the rows read from table i (from 0, in the order of the configured
  *   tables) or from the table named {@code name}; {@code <SRC>} is the first;</li>
  *   <li>{@code <SNAP_i>} / {@code <SNAP:name>}: the table's full state as of the position this batch commits for it;</li>
- *   <li>{@code <PREV_i>} / {@code <PREV:name>}: the table's full state as of the position before this batch.</li>
+ *   <li>{@code <PREV_i>} / {@code <PREV:name>}: the table's full state as of the position before this batch;</li>
+ *   <li>{@code <TABLE_i>} / {@code <TABLE:name>}: the whole table, in a view's query, which may use no other kind.</li>
  * </ul>
  * Names keep the SQL bound to the right table when the table list is reordered.
  *
@@ -55,10 +56,12 @@ public final class SourcePlaceholders {
     /** The table as of the position the batch commits. */
     SNAP,
     /** The table as of the position before the batch. */
-    PREV
+    PREV,
+    /** The whole table, in the query of a view (see {@code transform.view}): the plugin decides which state it reads. */
+    TABLE
   }
 
-  private static final Pattern ANY_PLACEHOLDER = Pattern.compile("<(SRC|SNAP|PREV)([^<>]*)>");
+  private static final Pattern ANY_PLACEHOLDER = Pattern.compile("<(SRC|SNAP|PREV|TABLE)([^<>]*)>");
   private static final Pattern INDEX = Pattern.compile("_(\\d+)");
   private static final Pattern NAME = Pattern.compile(":(.+)");
 
@@ -157,7 +160,7 @@ public final class SourcePlaceholders {
           : "no configured table has that name");
     }
     throw unresolved(placeholder.group(), "it is not of the form <SRC>, <SRC_i>, <SRC:table>, <SNAP_i>, <SNAP:table>, "
-        + "<PREV_i> or <PREV:table>");
+        + "<PREV_i>, <PREV:table>, <TABLE_i> or <TABLE:table>");
   }
 
   private IllegalArgumentException unresolved(String placeholder, String why) {
