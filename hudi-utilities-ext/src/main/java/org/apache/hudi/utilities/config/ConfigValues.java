@@ -111,6 +111,18 @@ public final class ConfigValues {
             property.key(), value, names)));
   }
 
+  /** A number with a fraction, such as {@code 0.05}. */
+  public static double doubleValue(TypedProperties props, ConfigProperty<?> property, String cannot) {
+    String value = valueOrDefault(props, property).orElseThrow(() -> new IllegalArgumentException(String.format(
+        "Cannot %s: %s is not set", cannot, property.key())));
+    try {
+      return Double.parseDouble(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(String.format("Cannot %s: %s=%s is not a number", cannot, property.key(),
+          value));
+    }
+  }
+
   /** A boolean, {@code true} or {@code false} ignoring case. */
   public static boolean booleanValue(TypedProperties props, ConfigProperty<?> property, String cannot) {
     String value = valueOrDefault(props, property).orElse("false");

@@ -85,6 +85,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
 
   private static final String VIEW_PREFIX = "HOODIE_SRC_TMP_TABLE_";
 
+  /** The view of this job's SQL file, if it is a view's: checked at the first batch, then kept. */
+  private final MultiTableView view = new MultiTableView();
+
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
                             TypedProperties properties) {
@@ -104,6 +107,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     SourcePlaceholders placeholders = placeholders(properties, datasets.size());
     if (statements.isEmpty()) {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
+    }
+    if (MultiTableView.isView(statements, placeholders)) {
+      return view.apply(sparkSession, batch, statements, sqlFile, placeholders, properties);
     }
     // Everything the SQL references is resolved before any statement runs: a bad placeholder commits nothing.
     Map<Reference, Dataset<Row>> inputs = new LinkedHashMap<>();

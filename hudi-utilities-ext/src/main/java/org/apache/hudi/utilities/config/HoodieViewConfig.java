@@ -1,0 +1,75 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.config;
+
+import org.apache.hudi.common.config.ConfigClassProperty;
+import org.apache.hudi.common.config.ConfigGroups;
+import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.common.config.HoodieConfig;
+
+import javax.annotation.concurrent.Immutable;
+
+import static org.apache.hudi.common.util.ConfigUtils.DELTA_STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.STREAMER_CONFIG_PREFIX;
+import static org.apache.hudi.common.util.ConfigUtils.enumNames;
+
+/**
+ * Configs of views: a SQL file of {@code MultiDatasetSqlFileTransformer} whose query reads whole tables through
+ * {@code <TABLE:name>} placeholders, kept equal to its result by an incremental plan the plugin derives.
+ */
+@Immutable
+@ConfigClassProperty(name = "Multi-Table View Configs",
+    groupName = ConfigGroups.Names.HUDI_STREAMER,
+    subGroupName = ConfigGroups.SubGroupNames.NONE,
+    description = "Configurations of views: a query over whole source tables that the plugin maintains in the "
+        + "target incrementally.")
+public class HoodieViewConfig extends HoodieConfig {
+
+  private static final String VIEW_PREFIX = "transformer.view.";
+
+  public static final ConfigProperty<String> STRATEGY = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "strategy")
+      .defaultValue(ViewStrategy.AUTO.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "strategy")
+      .withValidValues(enumNames(ViewStrategy.class))
+      .withDocumentation("How each batch of a view computes the rows it writes. STRICT: incrementally, from the changed "
+          + "rows of each table; a query that cannot be maintained incrementally fails at the first batch, before "
+          + "any commit, naming the operator. AUTO: incrementally, unless the change estimated from the commit "
+          + "metadata of the batch's windows exceeds " + STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction "
+          + "of a table, or the query cannot be maintained incrementally: then a full recompute. FULL: a full "
+          + "recompute every batch. A full recompute is exact too: the keys gone from the result are deleted.");
+
+  public static final ConfigProperty<Double> AUTO_MAX_CHANGE_FRACTION = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction")
+      .defaultValue(0.05)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction")
+      .markAdvanced()
+      .withDocumentation("With strategy AUTO: the largest estimated change, as a fraction of the rows of the tables "
+          + "the view reads (summed over the tables: records written in the batch's window divided by the table's "
+          + "estimated rows), that a batch computes incrementally; a larger change is recomputed in full.");
+
+  public static final ConfigProperty<Integer> MAX_LISTED_KEYS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "max.listed.keys")
+      .defaultValue(1000)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "max.listed.keys")
+      .markAdvanced()
+      .withDocumentation("Most keys a view's batch reads a table for with 'key IN (keys)', which Spark pushes into "
+          + "the table's scan (Parquet statistics, Hudi's column stats); more keys are matched by a semi-join and "
+          + "kept in memory and disk for the batch.");
+}

@@ -1,0 +1,182 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.config.DeltaFormat;
+import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.transform.view.TableState;
+
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+
+/**
+ * One source table of a view in one batch: its states at the batch's two positions, the record keys the batch's window
+ * changed, and how large that change is against the table, estimated from commit metadata.
+ */
+public final class ViewTableReader {
+
+  /** Records per byte of a table whose window wrote no base file to measure it by. */
+  private static final double DEFAULT_RECORDS_PER_BYTE = 1.0 / 100;
+
+  private final String table;
+  private final List<String> recordKey;
+  private final TableState state;
+  private final long recordsWritten;
+  private final long estimatedRows;
+
+  private ViewTableReader(String table, List<String> recordKey, TableState state, long recordsWritten,
+                          long estimatedRows) {
+    this.table = table;
+    this.recordKey = recordKey;
+    this.state = state;
+    this.recordsWritten = recordsWritten;
+    this.estimatedRows = estimatedRows;
+  }
+
+  /**
+   * @param previous the position before the batch; empty before the table's first batch
+   * @param next     the position the batch commits
+   * @param delta    the rows the batch read of the table, in {@code format}
+   * @throws HoodieTransformPlanException if the table names no record key
+   */
+  public static ViewTableReader read(SparkSession spark, String table, String path, DeltaFormat format,
+                                     Option<String> previous, Option<String> next, Dataset<Row> delta) {
+    SourceTimeline timeline = SourceTimeline.load(path, spark.sparkContext().hadoopConfiguration())
+        .orElseThrow(() -> new HoodieTransformPlanException(String.format("Cannot read table '%s' for the view: %s "
+            + "holds no Hudi table", table, path)));
+    List<String> recordKey = Arrays.asList(timeline.metaClient().getTableConfig().getRecordKeyFields()
+        .orElse(new String[0]));
+    if (recordKey.isEmpty()) {
+      throw new HoodieTransformPlanException(String.format("Cannot maintain the view over table '%s': its "
+          + "hoodie.properties names no record key (hoodie.table.recordkey.fields), by which its changed rows are "
+          + "matched. Nothing was committed.", table));
+    }
+    Dataset<Row> before = withoutMetaColumns(TableSnapshot.asOf(spark, table, path, previous, delta));
+    Dataset<Row> after = withoutMetaColumns(TableSnapshot.asOf(spark, table, path, next, delta));
+    boolean unchanged = !next.isPresent() || next.equals(previous);
+    if (unchanged) {
+      return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0, 0);
+    }
+    List<HoodieInstant> window = window(timeline, previous, next.get());
+    Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
+    Dataset<Row> changedKeys;
+    if (format == DeltaFormat.CDC) {
+      changedKeys = delta.select(recordKey.stream()
+          .map(column -> coalesce(col("after." + quoted(column)), col("before." + quoted(column))).as(column))
+          .toArray(Column[]::new));
+    } else {
+      // Incremental reads return no deleted record: the keys only the previous state holds.
+      changedKeys = delta.select(keyColumns);
+      if (mayRemoveRecords(timeline, window)) {
+        changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
+      }
+    }
+    long recordsWritten = timeline.writtenBy(window.stream().map(HoodieInstant::getTimestamp)
+        .collect(Collectors.toSet())).records();
+    double bytes = after.queryExecution().optimizedPlan().stats().sizeInBytes().doubleValue();
+    long estimatedRows = (long) (bytes * recordsPerByte(timeline, window));
+    return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
+        estimatedRows);
+  }
+
+  public String table() {
+    return table;
+  }
+
+  public List<String> recordKey() {
+    return recordKey;
+  }
+
+  public TableState state() {
+    return state;
+  }
+
+  /** Records the window's commits inserted, updated or deleted (0 for a table the batch reads nothing of). */
+  public long recordsWritten() {
+    return recordsWritten;
+  }
+
+  /** The table's rows as of the batch's position, estimated from its files' size and the window's records per byte. */
+  public long estimatedRows() {
+    return estimatedRows;
+  }
+
+  private static List<HoodieInstant> window(SourceTimeline timeline, Option<String> previous, String next) {
+    HoodieTimeline completed = timeline.completedCommits();
+    HoodieTimeline window = previous.isPresent() && !previous.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)
+        ? completed.findInstantsInRange(previous.get(), next)
+        : completed.findInstantsBeforeOrEquals(next);
+    return window.getInstants();
+  }
+
+  /** Whether commits may have removed records: deletes counted in their write stats, or files replaced not by clustering. */
+  private static boolean mayRemoveRecords(SourceTimeline timeline, List<HoodieInstant> window) {
+    for (HoodieInstant instant : window) {
+      HoodieCommitMetadata metadata = timeline.commitMetadata(instant);
+      if (instant.getAction().equals(HoodieTimeline.REPLACE_COMMIT_ACTION)
+          && metadata.getOperationType() != WriteOperationType.CLUSTER) {
+        return true;
+      }
+      if (metadata.getWriteStats().stream().anyMatch(stat -> stat.getNumDeletes() > 0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Records per byte of the base files the window wrote (a base file's write stat counts all its records). */
+  private static double recordsPerByte(SourceTimeline timeline, List<HoodieInstant> window) {
+    long records = 0;
+    long bytes = 0;
+    for (HoodieInstant instant : window) {
+      for (HoodieWriteStat stat : timeline.commitMetadata(instant).getWriteStats()) {
+        if (stat.getPath() != null && stat.getPath().endsWith(".parquet") && stat.getFileSizeInBytes() > 0) {
+          records += stat.getNumWrites();
+          bytes += stat.getFileSizeInBytes();
+        }
+      }
+    }
+    return bytes == 0 ? DEFAULT_RECORDS_PER_BYTE : (double) records / bytes;
+  }
+
+  private static Dataset<Row> withoutMetaColumns(Dataset<Row> rows) {
+    return rows.drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0]));
+  }
+
+  private static String quoted(String column) {
+    return "`" + column.replace("`", "``") + "`";
+  }
+}

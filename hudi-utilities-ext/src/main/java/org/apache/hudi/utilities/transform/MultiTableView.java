@@ -1,0 +1,252 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
+import org.apache.hudi.utilities.config.ConfigValues;
+import org.apache.hudi.utilities.config.HoodieViewConfig;
+import org.apache.hudi.utilities.config.MultiTableReadConf;
+import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.config.ViewStrategy;
+import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.hudi014.ViewTableReader;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
+import org.apache.hudi.utilities.transform.view.TableState;
+import org.apache.hudi.utilities.transform.view.ViewBatch;
+import org.apache.hudi.utilities.transform.view.ViewDefinition;
+import org.apache.hudi.utilities.transform.view.ViewQuery;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a view's SQL file for the batches of one job: the file's one query reads whole tables through
+ * {@code <TABLE:name>} placeholders, and each batch writes the rows that keep the target equal to the query's result as
+ * of the batch's positions (see {@link ViewBatch}), incrementally or by a full recompute as
+ * {@link HoodieViewConfig#STRATEGY} decides. The view is checked once, at its first batch, before anything is
+ * committed: a query that cannot be maintained incrementally under {@code STRICT}, a target record key the result does
+ * not keep unique, an ordering field other than {@link ViewDefinition#COMMIT_ORDER}.
+ */
+final class MultiTableView {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MultiTableView.class);
+
+  private ViewDefinition definition;
+  private String definedSql;
+  private List<Dataset<Row>> persisted = new ArrayList<>();
+  private Option<Decision> lastDecision = Option.empty();
+
+  /** Whether a SQL file is a view's: it references tables through {@code <TABLE...>} placeholders. */
+  static boolean isView(List<String> statements, SourcePlaceholders placeholders) {
+    return statements.stream().anyMatch(statement -> placeholders.referencesIn(statement).stream()
+        .anyMatch(reference -> reference.kind() == Kind.TABLE));
+  }
+
+  /** The strategy a batch ran by, and why. */
+  static final class Decision {
+    private final ViewStrategy strategy;
+    private final boolean incremental;
+    private final String reason;
+    private final List<String> steps;
+
+    Decision(ViewStrategy strategy, boolean incremental, String reason, List<String> steps) {
+      this.strategy = strategy;
+      this.incremental = incremental;
+      this.reason = reason;
+      this.steps = steps;
+    }
+
+    boolean incremental() {
+      return incremental;
+    }
+
+    List<String> steps() {
+      return steps;
+    }
+
+    @Override
+    public String toString() {
+      return String.format("strategy %s: %s, because %s", strategy, incremental ? "incremental" : "full recompute", reason);
+    }
+  }
+
+  /** The last batch's decision; empty before the first. */
+  Option<Decision> lastDecision() {
+    return lastDecision;
+  }
+
+  Dataset<Row> apply(SparkSession spark, MultiDatasetBatch batch, List<String> statements, String sqlFile,
+                     SourcePlaceholders placeholders, TypedProperties properties) {
+    if (statements.size() != 1 || placeholders.referencesIn(statements.get(0)).stream()
+        .anyMatch(reference -> reference.kind() != Kind.TABLE)) {
+      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: a view's file holds one "
+          + "query that reads tables through <TABLE:name> placeholders only (it holds %d statement(s)%s). Nothing was "
+          + "committed. <SRC>, <SNAP> and <PREV> belong to hand-written recipes, which cannot be mixed with a view.",
+          sqlFile, statements.size(), statements.size() == 1 ? ", with other placeholders too" : ""));
+    }
+    CarrierManifest manifest = batch.manifest().orElseThrow(() -> new HoodieTransformPlanException(String.format(
+        "Cannot run SQL file %s as a view: a view needs the positions of a HoodieIncrMultiSource batch, and these "
+            + "datasets did not come from one", sqlFile)));
+    persisted.forEach(Dataset::unpersist);
+    persisted = new ArrayList<>();
+    String sql = statements.get(0);
+    MultiTableReadConf conf = MultiTableReadConf.from(properties);
+    List<String> tables = manifest.tables();
+    Map<String, ViewTableReader> readers = new LinkedHashMap<>();
+    for (Reference reference : placeholders.referencesIn(sql)) {
+      String table = tables.get(reference.index());
+      SourceTable source = conf.table(table).get();
+      readers.computeIfAbsent(table, name -> ViewTableReader.read(spark, name, source.path(), source.deltaFormat(),
+          manifest.previousPosition(name), manifest.nextPosition(name), batch.datasets().get(reference.index())));
+    }
+    Map<String, TableState> states = new LinkedHashMap<>();
+    readers.forEach((table, reader) -> states.put(table, reader.state()));
+    if (definition == null || !sql.equals(definedSql)) {
+      definition = define(spark, sql, sqlFile, placeholders, tables, readers, properties);
+      definedSql = sql;
+    }
+    ViewStrategy strategy = ConfigValues.enumValue(properties, HoodieViewConfig.STRATEGY, ViewStrategy.class,
+        "run the view of " + sqlFile);
+    if (strategy == ViewStrategy.STRICT && definition.refusal().isPresent()) {
+      throw new HoodieTransformPlanException(String.format("Cannot maintain the view of %s incrementally, and %s=%s "
+          + "refuses a full recompute: %s. Nothing was committed. Rewrite the query within the supported shapes "
+          + "(docs/views.md), or set %s=%s to recompute it in full when it cannot be maintained incrementally.",
+          sqlFile, HoodieViewConfig.STRATEGY.key(), strategy, definition.refusal().get(),
+          HoodieViewConfig.STRATEGY.key(), ViewStrategy.AUTO));
+    }
+    int maxListedKeys = ConfigValues.positiveInt(properties, HoodieViewConfig.MAX_LISTED_KEYS,
+        "run the view of " + sqlFile);
+    ViewBatch viewBatch = new ViewBatch(spark, definition, states, maxListedKeys);
+    double maxFraction = ConfigValues.doubleValue(properties, HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION,
+        "run the view of " + sqlFile);
+    ChangeEstimate estimate = ChangeEstimate.of(readers.values());
+    boolean incremental;
+    String reason;
+    if (strategy == ViewStrategy.FULL) {
+      incremental = false;
+      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy;
+    } else if (strategy == ViewStrategy.STRICT) {
+      incremental = true;
+      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy + " (" + estimate + ")";
+    } else if (definition.refusal().isPresent()) {
+      incremental = false;
+      reason = "the query cannot be maintained incrementally: " + definition.refusal().get();
+    } else {
+      incremental = estimate.fraction <= maxFraction;
+      reason = String.format(Locale.ROOT, "%s %s %s=%.4f%%", estimate, incremental ? "<=" : ">",
+          HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), 100 * maxFraction);
+    }
+    Dataset<Row> rows = incremental ? viewBatch.incremental() : viewBatch.full();
+    persisted.addAll(viewBatch.persisted());
+    Decision decision = new Decision(strategy, incremental, reason, viewBatch.steps());
+    lastDecision = Option.of(decision);
+    LOG.info("View of {} over {}: {}; steps: {}", sqlFile, definition.query().tables(), decision, viewBatch.steps());
+    return rows;
+  }
+
+  /** The change of a batch against its tables, from commit metadata: records written over estimated rows, summed. */
+  static final class ChangeEstimate {
+    private final double fraction;
+    private final String text;
+
+    private ChangeEstimate(double fraction, String text) {
+      this.fraction = fraction;
+      this.text = text;
+    }
+
+    static ChangeEstimate of(Iterable<ViewTableReader> readers) {
+      double fraction = 0;
+      List<String> parts = new ArrayList<>();
+      for (ViewTableReader reader : readers) {
+        if (reader.recordsWritten() == 0) {
+          continue;
+        }
+        fraction += (double) reader.recordsWritten() / Math.max(1, reader.estimatedRows());
+        parts.add(String.format(Locale.ROOT, "%s %d records written of ~%d rows", reader.table(),
+            reader.recordsWritten(), reader.estimatedRows()));
+      }
+      return new ChangeEstimate(fraction, String.format(Locale.ROOT, "estimated change %.4f%% (%s)", 100 * fraction,
+          parts.isEmpty() ? "no table changed" : String.join(", ", parts)));
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  private static ViewDefinition define(SparkSession spark, String sql, String sqlFile, SourcePlaceholders placeholders,
+                                       List<String> tables, Map<String, ViewTableReader> readers,
+                                       TypedProperties properties) {
+    String precombine = properties.getString(HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ViewDefinition.COMMIT_ORDER);
+    if (!precombine.equals(ViewDefinition.COMMIT_ORDER)) {
+      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: the target orders records "
+          + "by '%s' (%s); a view's rows carry %s, the same on every row, so that each batch's rows replace the "
+          + "target's on MERGE_ON_READ tables too. Nothing was committed. Run the Streamer with "
+          + "--source-ordering-field %s.", sqlFile, precombine, HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(),
+          ViewDefinition.COMMIT_ORDER, ViewDefinition.COMMIT_ORDER));
+    }
+    String targetKeySetting = properties.getString(KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key(), "");
+    if (targetKeySetting.trim().isEmpty()) {
+      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: %s is not set. Nothing "
+          + "was committed. Set it to the columns of the view's result that identify a row (the fact table's key "
+          + "through N:1 joins, the group columns under GROUP BY).", sqlFile, KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key()));
+    }
+    List<String> targetKey = Arrays.stream(targetKeySetting.split(",")).map(String::trim).collect(Collectors.toList());
+    String batchId = UUID.randomUUID().toString().replace("-", "_");
+    Map<String, String> viewOfTable = new LinkedHashMap<>();
+    for (String table : tables) {
+      if (readers.containsKey(table)) {
+        viewOfTable.put(table, "HOODIE_VIEW_" + batchId + "_" + tables.indexOf(table));
+      }
+    }
+    String bound = placeholders.bind(sql, reference -> viewOfTable.get(tables.get(reference.index())));
+    Map<String, Dataset<Row>> current = new LinkedHashMap<>();
+    Map<String, List<String>> recordKeys = new LinkedHashMap<>();
+    readers.forEach((table, reader) -> {
+      current.put(table, reader.state().current());
+      recordKeys.put(table, reader.recordKey());
+    });
+    try {
+      ViewDefinition view = ViewDefinition.of(new ViewQuery(spark, bound, viewOfTable), current, recordKeys, targetKey);
+      LOG.info("View of {}: {}", sqlFile, view);
+      return view;
+    } catch (IllegalArgumentException e) {
+      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: %s. Nothing was "
+          + "committed.", sqlFile, e.getMessage()), e);
+    }
+  }
+}
