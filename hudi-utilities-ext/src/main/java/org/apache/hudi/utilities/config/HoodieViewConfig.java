@@ -31,7 +31,7 @@ import static org.apache.hudi.common.util.ConfigUtils.enumNames;
 
 /**
  * Configs of views: a SQL file of {@code MultiDatasetSqlFileTransformer} whose query reads whole tables through
- * {@code <TABLE:name>} placeholders, kept equal to its result by an incremental plan the plugin derives.
+ * &lt;TABLE:name&gt; placeholders, kept equal to its result by an incremental plan the plugin derives.
  */
 @Immutable
 @ConfigClassProperty(name = "Multi-Table View Configs",

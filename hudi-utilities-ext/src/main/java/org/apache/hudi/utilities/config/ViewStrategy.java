@@ -18,7 +18,7 @@
 
 package org.apache.hudi.utilities.config;
 
-/** How the batches of a view (a SQL file over {@code <TABLE:name>} placeholders) compute the rows they write. */
+/** How the batches of a view (a SQL file over &lt;TABLE:name&gt; placeholders) compute the rows they write. */
 public enum ViewStrategy {
 
   /** Incremental in every batch; a query that cannot be maintained incrementally fails before any commit. */

@@ -54,7 +54,7 @@ import java.util.stream.Collectors;
 
 /**
  * Runs a view's SQL file for the batches of one job: the file's one query reads whole tables through
- * {@code <TABLE:name>} placeholders, and each batch writes the rows that keep the target equal to the query's result as
+ * &lt;TABLE:name&gt; placeholders, and each batch writes the rows that keep the target equal to the query's result as
  * of the batch's positions (see {@link ViewBatch}), incrementally or by a full recompute as
  * {@link HoodieViewConfig#STRATEGY} decides. The view is checked once, at its first batch, before anything is
  * committed: a query that cannot be maintained incrementally under {@code STRICT}, a target record key the result does
@@ -69,7 +69,7 @@ final class MultiTableView {
   private List<Dataset<Row>> persisted = new ArrayList<>();
   private Option<Decision> lastDecision = Option.empty();
 
-  /** Whether a SQL file is a view's: it references tables through {@code <TABLE...>} placeholders. */
+  /** Whether a SQL file is a view's: it references tables through &lt;TABLE...&gt; placeholders. */
   static boolean isView(List<String> statements, SourcePlaceholders placeholders) {
     return statements.stream().anyMatch(statement -> placeholders.referencesIn(statement).stream()
         .anyMatch(reference -> reference.kind() == Kind.TABLE));

@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  *   tables) or from the table named {@code name}; {@code <SRC>} is the first;</li>
  *   <li>{@code <SNAP_i>} / {@code <SNAP:name>}: the table's full state as of the position this batch commits for it;</li>
  *   <li>{@code <PREV_i>} / {@code <PREV:name>}: the table's full state as of the position before this batch;</li>
- *   <li>{@code <TABLE_i>} / {@code <TABLE:name>}: the whole table, in a view's query, which may use no other kind.</li>
+ *   <li>&lt;TABLE_i&gt; / &lt;TABLE:name&gt;: the whole table, in a view's query, which may use no other kind.</li>
  * </ul>
  * Names keep the SQL bound to the right table when the table list is reordered.
  *

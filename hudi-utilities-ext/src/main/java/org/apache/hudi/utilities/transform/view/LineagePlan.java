@@ -48,9 +48,9 @@ import static scala.collection.JavaConverters.seqAsJavaList;
 
 /**
  * A view's join-and-filter part (everything below its GROUP BY or DISTINCT, or all of it) rewritten to carry, on every
- * row, where the row came from: the record key of each table row it was made of ({@code __view_key_<i>} of table i,
+ * row, where the row came from: the record key of each table row it was made of ({@code __view_key_i} of table i,
  * null where a left outer join found no match or a UNION branch does not read the table) and, per UNION ALL, the
- * branch ({@code __view_branch_<n>}). Each table's key column is added right above its scan, so that the query's own
+ * branch ({@code __view_branch_n}). Each table's key column is added right above its scan, so that the query's own
  * columns (also a {@code *}) are the table's.
  *
  * <p>A row's identity is the part of its lineage that tells it apart from every other row of the same result: the keys

@@ -62,7 +62,7 @@ final class ViewWorkload {
   private static final String[] COUNTRIES = {"NL", "DE", "FR", "XX"};
   private static final String[] REGIONS = {"west", "central", "south"};
 
-  /** A view query over {@code <TABLE:name>} placeholders and the record key of its target. */
+  /** A view query over &lt;TABLE:name&gt; placeholders and the record key of its target. */
   static final class ViewCase {
     final String sql;
     final List<String> key;
