@@ -101,7 +101,9 @@ class TestViewsThroughStreamer {
         .property("hoodie.streamer.source.hudi." + table + ".path", paths.get(table))
         .property("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT"));
     Map<String, Map<String, Object[]>> written = new LinkedHashMap<>();
-    tables.forEach(table -> written.put(table, new TreeMap<>()));
+    for (String table : tables) {
+      written.put(table, new TreeMap<>());
+    }
     for (int round = 0; round < rounds; round++) {
       Map<String, Map<String, Object[]>> current = workload.copy();
       for (String table : tables) {
