@@ -230,7 +230,7 @@ final class MultiTableView {
     Map<String, String> viewOfTable = new LinkedHashMap<>();
     for (String table : tables) {
       if (readers.containsKey(table)) {
-        viewOfTable.put(table, "HOODIE_VIEW_" + batchId + "_" + tables.indexOf(table));
+        viewOfTable.put(table, "hoodie_view_" + batchId + "_" + tables.indexOf(table));
       }
     }
     String bound = placeholders.bind(sql, reference -> viewOfTable.get(tables.get(reference.index())));

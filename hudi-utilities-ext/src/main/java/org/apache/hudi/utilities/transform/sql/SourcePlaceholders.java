@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.transform.sql;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -160,13 +161,13 @@ public final class SourcePlaceholders {
           : "no configured table has that name");
     }
     throw unresolved(placeholder.group(), "it is not of the form <SRC>, <SRC_i>, <SRC:table>, <SNAP_i>, <SNAP:table>, "
-        + "<PREV_i>, <PREV:table>, <TABLE_i> or <TABLE:table>");
+        + "<PREV_i> or <PREV:table> (or, in a view, <TABLE_i> or <TABLE:table>)");
   }
 
   private IllegalArgumentException unresolved(String placeholder, String why) {
     List<String> valid = new ArrayList<>();
     valid.add("<SRC>");
-    for (Kind kind : Kind.values()) {
+    for (Kind kind : Arrays.asList(Kind.SRC, Kind.SNAP, Kind.PREV)) {
       for (int i = 0; i < datasetCount; i++) {
         valid.add("<" + kind + "_" + i + ">");
       }

@@ -49,6 +49,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -171,13 +172,14 @@ public final class ViewShape {
     private Set<String> joinedTables = new HashSet<>();
 
     Analysis(Map<String, String> tableOfView, Map<String, List<String>> recordKeyOfTable) {
-      this.tableOfView = tableOfView;
+      this.tableOfView = new HashMap<>();
+      tableOfView.forEach((view, table) -> this.tableOfView.put(view.toLowerCase(Locale.ROOT), table));
       this.recordKeyOfTable = recordKeyOfTable;
     }
 
     Node node(LogicalPlan plan) {
       if (plan instanceof SubqueryAlias) {
-        String name = ((SubqueryAlias) plan).identifier().name();
+        String name = ((SubqueryAlias) plan).identifier().name().toLowerCase(Locale.ROOT);
         return tableOfView.containsKey(name) ? table(tableOfView.get(name), plan) : node(((SubqueryAlias) plan).child());
       }
       if (plan instanceof View) {
