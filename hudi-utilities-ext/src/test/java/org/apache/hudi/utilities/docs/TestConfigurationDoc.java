@@ -82,7 +82,10 @@ class TestConfigurationDoc {
       "hoodie.streamer.freshness.kafka.consumer.props.prefix",
       "hoodie.streamer.freshness.status.window.minutes",
       "hoodie.streamer.freshness.prometheus.pushgateway.address",
-      "hoodie.streamer.freshness.prometheus.pushgateway.job");
+      "hoodie.streamer.freshness.prometheus.pushgateway.job",
+      "hoodie.streamer.transformer.view.strategy",
+      "hoodie.streamer.transformer.view.auto.max.change.fraction",
+      "hoodie.streamer.transformer.view.max.listed.keys");
 
   @Test
   void checkedInPageIsWhatTheConfigClassesDefine() throws IOException {
