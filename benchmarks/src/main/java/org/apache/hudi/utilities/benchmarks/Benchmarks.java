@@ -30,7 +30,7 @@ import java.util.List;
 public final class Benchmarks {
 
   private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark(),
-      new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark());
+      new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark(), new ViewsBenchmark());
 
   private Benchmarks() {
   }

@@ -74,6 +74,11 @@ final class HudiTableWriter {
   }
 
   /** No metadata table: a write, and a read that plans from the file system, do not pay for it. */
+  /** Records ordered by {@code column} instead of {@code ts}. */
+  HudiTableWriter withOrderingField(String column) {
+    return with("hoodie.datasource.write.precombine.field", column);
+  }
+
   HudiTableWriter withoutMetadataTable() {
     return with("hoodie.metadata.enable", "false");
   }

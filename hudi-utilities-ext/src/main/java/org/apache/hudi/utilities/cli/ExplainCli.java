@@ -241,8 +241,9 @@ public final class ExplainCli {
     int width = bindings.keySet().stream().mapToInt(String::length).max().orElse(0);
     bindings.forEach((placeholder, reference) -> out.printf("  %-" + width + "s -> %s%n", placeholder,
         binding(conf.tableNames().get(reference.index()), reference.kind(), manifest, windows)));
-    Dataset<Row> result = new MultiDatasetSqlFileTransformer().apply(jsc, spark,
-        new MultiDatasetBatch(datasets, Option.of(manifest)), props);
+    MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
+    Dataset<Row> result = transformer.apply(jsc, spark, new MultiDatasetBatch(datasets, Option.of(manifest)), props);
+    transformer.viewBatch().ifPresent(view -> out.printf("It is a view; this batch: %s%n", view));
     out.printf("Spark plan of its last statement (explain mode %s):%n", mode.name());
     out.println(result.queryExecution().explainString(mode).trim());
   }
@@ -253,6 +254,10 @@ public final class ExplainCli {
       return window.hasNewCommits()
           ? String.format("rows of %s read in (%s, %s]", table, window.fromExclusive(), window.end().get())
           : String.format("rows of %s: none (nothing new after %s)", table, window.fromExclusive());
+    }
+    if (kind == Kind.TABLE) {
+      return String.format("%s, the whole table: as of %s before this batch and %s after it", table,
+          manifest.previousPosition(table).orElse("(no position)"), manifest.nextPosition(table).orElse("(no position)"));
     }
     Option<String> position = kind == Kind.SNAP ? manifest.nextPosition(table) : manifest.previousPosition(table);
     String which = kind == Kind.SNAP ? "after" : "before";

@@ -164,6 +164,14 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
   }
 
   /**
+   * For a view's SQL file: the strategy the last batch ran by, why, and the steps of its plan; empty otherwise or before
+   * the first batch.
+   */
+  public Option<String> viewBatch() {
+    return view.lastDecision().map(decision -> decision + "; steps: " + String.join("; ", decision.steps()));
+  }
+
+  /**
    * The SQL file of the job.
    *
    * @throws HoodieTransformException if {@code hoodie.streamer.transformer.sql.file} is not set

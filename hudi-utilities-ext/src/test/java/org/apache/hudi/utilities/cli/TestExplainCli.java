@@ -136,6 +136,30 @@ class TestExplainCli extends OrdersAndUsersPipeline {
   }
 
   @Test
+  void explainOfAViewNamesTheTablesStatesTheStrategyAndTheStepsOfItsPlan() throws Exception {
+    job.sql("SELECT o.order_id, o.amount, u.user_name FROM <TABLE:orders> o JOIN <TABLE:users> u "
+            + "ON o.user_id = u.user_id")
+        .orderingField("commit_order")
+        .property("hoodie.streamer.transformer.view.strategy", "STRICT");
+    String orders1 = tables.orders(order("o1", "u1", 1.0, 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
+
+    CapturedRun explained = run("--props", props, "--target-base-path", tables.targetPath);
+    assertEquals(0, explained.exitCode, explained.output);
+    assertContains(explained, "  <TABLE:orders> -> orders, the whole table: as of " + orders1 + " before this batch and "
+        + orders2 + " after it\n"
+        + "  <TABLE:users>  -> users, the whole table: as of " + users1 + " before this batch and " + users1
+        + " after it\n");
+    assertContains(explained, "It is a view; this batch: strategy STRICT: incremental, because "
+        + "hoodie.streamer.transformer.view.strategy=STRICT (estimated change ");
+    assertContains(explained, "steps: rows made of the 1 changed keys of orders, at the previous state; rows made of the "
+        + "1 changed keys of orders, at the current state; upsert those rows as of the new state; delete the keys they "
+        + "had only in the old state");
+  }
+
+  @Test
   void badPropertiesAndUnknownTablesFailWithTheFix() throws Exception {
     CapturedRun missing = run("--props", dir.resolve("absent.properties").toUri().toString(), "--target-base-path",
         tables.targetPath);

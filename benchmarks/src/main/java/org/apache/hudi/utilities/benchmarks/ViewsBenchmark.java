@@ -1,0 +1,294 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.benchmarks;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
+import org.apache.hudi.utilities.streamer.InputBatch;
+import org.apache.hudi.utilities.testutils.LocalSpark;
+import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Issue 20: views over a star schema (a fact table {@code sales}, dimensions {@code customers}, {@code products},
+ * {@code stores}, and {@code regions} behind customers), each maintained by its derived incremental plan and by a full
+ * recompute, side by side, over batches that change a fraction of the fact (updates, moves to other customers, inserts,
+ * deletes) and of the dimensions (renames, moves to other regions and categories). Each contender writes its own target;
+ * after every batch both targets must hold the same rows. AUTO's choice is recorded per batch and compared with the
+ * faster contender.
+ */
+final class ViewsBenchmark implements Benchmark {
+
+  @Override
+  public String name() {
+    return "views";
+  }
+
+  @Override
+  public String description() {
+    return "views over a star schema: derived incremental plan vs full recompute per change fraction; args: fact row "
+        + "counts (default 100000); options fractions=0.0001,0.001,0.01,0.05,0.2 views=all (or names, '|'-separated)";
+  }
+
+  /** A view: its SQL over table placeholders and its target's record key. */
+  private static final class View {
+    private final String name;
+    private final String sql;
+    private final String key;
+
+    View(String name, String key, String sql) {
+      this.name = name;
+      this.key = key;
+      this.sql = sql;
+    }
+  }
+
+  static List<View> views() {
+    String salesCustomers = "FROM <TABLE:sales> s JOIN <TABLE:customers> c ON s.customer_id = c.customer_id";
+    List<View> views = new ArrayList<>();
+    views.add(new View("join2", "sale_id", "SELECT s.sale_id, s.amount, c.name " + salesCustomers));
+    views.add(new View("join3", "sale_id", "SELECT s.sale_id, s.amount, c.name, p.category " + salesCustomers
+        + " JOIN <TABLE:products> p ON s.product_id = p.product_id"));
+    views.add(new View("join4", "sale_id", "SELECT s.sale_id, s.amount, c.name, p.category, t.city " + salesCustomers
+        + " JOIN <TABLE:products> p ON s.product_id = p.product_id JOIN <TABLE:stores> t ON s.store_id = t.store_id"));
+    views.add(new View("join5-chain", "sale_id", "SELECT s.sale_id, s.amount, c.name, r.region_name, p.category, "
+        + "t.city " + salesCustomers + " JOIN <TABLE:regions> r ON c.region_id = r.region_id "
+        + "JOIN <TABLE:products> p ON s.product_id = p.product_id JOIN <TABLE:stores> t ON s.store_id = t.store_id"));
+    views.add(new View("left-outer", "sale_id", "SELECT s.sale_id, s.amount, c.name, r.region_name FROM <TABLE:sales> s "
+        + "LEFT JOIN <TABLE:customers> c ON s.customer_id = c.customer_id "
+        + "LEFT JOIN <TABLE:regions> r ON c.region_id = r.region_id"));
+    views.add(new View("count-sum", "store_id", "SELECT s.store_id, count(*) AS sales, sum(s.amount) AS total "
+        + "FROM <TABLE:sales> s GROUP BY s.store_id"));
+    views.add(new View("avg-min-max", "category", "SELECT p.category, avg(s.amount) AS mean, min(s.amount) AS low, "
+        + "max(s.amount) AS high FROM <TABLE:sales> s JOIN <TABLE:products> p ON s.product_id = p.product_id "
+        + "GROUP BY p.category"));
+    views.add(new View("count-distinct", "region_name", "SELECT r.region_name, count(DISTINCT s.customer_id) AS buyers "
+        + salesCustomers + " JOIN <TABLE:regions> r ON c.region_id = r.region_id GROUP BY r.region_name"));
+    views.add(new View("having", "customer_id", "SELECT s.customer_id, sum(s.amount) AS total, count(*) AS sales "
+        + "FROM <TABLE:sales> s GROUP BY s.customer_id HAVING sum(s.amount) > 300"));
+    views.add(new View("distinct", "region_id,category", "SELECT DISTINCT c.region_id, p.category " + salesCustomers
+        + " JOIN <TABLE:products> p ON s.product_id = p.product_id"));
+    return views;
+  }
+
+  @Override
+  public void run(List<String> args, PrintStream out) throws Exception {
+    SizesAndOptions options = SizesAndOptions.parse(args, 100_000,
+        Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all"));
+    SparkSession spark = LocalSpark.start("views-benchmark");
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    List<View> chosen = new ArrayList<>();
+    for (View view : views()) {
+      if (options.option("views").equals("all") || List.of(options.option("views").split("\\|")).contains(view.name)) {
+        chosen.add(view);
+      }
+    }
+    ResultTable table = new ResultTable("fact rows", "view", "fraction", "rows written incr", "incremental ms",
+        "full ms", "full / incremental", "AUTO chose", "AUTO right");
+    int autoRight = 0;
+    int cells = 0;
+    for (int facts : options.sizes()) {
+      for (View view : chosen) {
+        try (WorkDirectory dir = WorkDirectory.create("views-" + facts + "-" + view.name)) {
+          Star star = new Star(spark, jsc, dir, facts);
+          String incrTarget = dir.tablePath("target-incremental");
+          String fullTarget = dir.tablePath("target-full");
+          HudiTableWriter target = HudiTableWriter.nonPartitioned("target", view.key).withOrderingField("commit_order")
+              .withoutMetadataTable();
+          String sqlFile = dir.sqlFile(view.sql);
+          Dataset<Row> initial = star.batch(sqlFile, view.key, "FULL", Option.empty()).rows;
+          initial.persist();
+          target.write(initial, WriteOperationType.BULK_INSERT, incrTarget);
+          target.write(initial, WriteOperationType.BULK_INSERT, fullTarget);
+          initial.unpersist();
+          for (String fraction : options.option("fractions").split(",")) {
+            String checkpoint = star.change(Double.parseDouble(fraction));
+            ViewRun auto = star.batch(sqlFile, view.key, "AUTO", Option.of(checkpoint));
+            long incrStart = System.nanoTime();
+            ViewRun incremental = star.batch(sqlFile, view.key, "STRICT", Option.of(checkpoint));
+            incremental.rows.persist();
+            long written = incremental.rows.count();
+            target.write(incremental.rows, WriteOperationType.UPSERT, incrTarget);
+            incremental.rows.unpersist();
+            double incrMs = (System.nanoTime() - incrStart) / 1e6;
+            long fullStart = System.nanoTime();
+            target.write(star.batch(sqlFile, view.key, "FULL", Option.of(checkpoint)).rows, WriteOperationType.UPSERT, fullTarget);
+            double fullMs = (System.nanoTime() - fullStart) / 1e6;
+            star.assertSameRows(incrTarget, fullTarget, view.name);
+            boolean autoIncremental = auto.decision.contains(": incremental");
+            boolean right = autoIncremental == (incrMs <= fullMs);
+            autoRight += right ? 1 : 0;
+            cells++;
+            table.row(facts, view.name, fraction, written, Math.round(incrMs), Math.round(fullMs),
+                String.format(Locale.ROOT, "%.1fx", fullMs / incrMs), autoIncremental ? "incremental" : "full",
+                right ? "yes" : "no");
+          }
+        }
+      }
+    }
+    out.println("Views: derived incremental plan (STRICT) vs full recompute (FULL), one batch per change fraction of the "
+        + "fact (and of the dimensions), each contender upserting into its own COPY_ON_WRITE target; the targets are "
+        + "compared after every batch; AUTO's choice at its default threshold; local[2]");
+    out.println(table);
+    out.printf("AUTO picked the faster strategy in %d of %d cases%n", autoRight, cells);
+  }
+
+  private static final class ViewRun {
+    private final Dataset<Row> rows;
+    private final String decision;
+
+    ViewRun(Dataset<Row> rows, String decision) {
+      this.rows = rows;
+      this.decision = decision;
+    }
+  }
+
+  /** The star schema's tables and the batches of changes to them. */
+  private static final class Star {
+    private final SparkSession spark;
+    private final JavaSparkContext jsc;
+    private final int facts;
+    private final int customers;
+    private final int products;
+    private final Map<String, String> paths = new LinkedHashMap<>();
+    private final Map<String, HudiTableWriter> writers = new LinkedHashMap<>();
+    private int nextSale;
+    private int round;
+
+    Star(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int facts) {
+      this.spark = spark;
+      this.jsc = jsc;
+      this.facts = facts;
+      this.customers = Math.max(100, facts / 50);
+      this.products = Math.max(50, facts / 500);
+      for (String table : List.of("sales", "customers", "products", "stores", "regions")) {
+        String key = table.equals("sales") ? "sale_id" : table.equals("customers") ? "customer_id"
+            : table.equals("products") ? "product_id" : table.equals("stores") ? "store_id" : "region_id";
+        paths.put(table, dir.tablePath(table));
+        writers.put(table, HudiTableWriter.nonPartitioned(table, key).withoutMetadataTable());
+      }
+      write("sales", salesSql(0, facts, 0), WriteOperationType.BULK_INSERT);
+      write("customers", "SELECT format_string('c%08d', id) AS customer_id, concat('name', id) AS name, "
+          + "format_string('r%02d', id % 20) AS region_id, 0L AS ts FROM range(0, " + customers + ")",
+          WriteOperationType.BULK_INSERT);
+      write("products", "SELECT format_string('p%07d', id) AS product_id, concat('cat', id % 25) AS category, "
+          + "0L AS ts FROM range(0, " + products + ")", WriteOperationType.BULK_INSERT);
+      write("stores", "SELECT format_string('t%03d', id) AS store_id, concat('city', id % 7) AS city, 0L AS ts "
+          + "FROM range(0, 50)", WriteOperationType.BULK_INSERT);
+      write("regions", "SELECT format_string('r%02d', id) AS region_id, concat('region', id) AS region_name, 0L AS ts "
+          + "FROM range(0, 20)", WriteOperationType.BULK_INSERT);
+      nextSale = facts;
+    }
+
+    private String salesSql(long from, long to, int version) {
+      return "SELECT format_string('s%010d', id) AS sale_id, format_string('c%08d', (id * 7 + " + version + ") % "
+          + customers + ") AS customer_id, format_string('p%07d', (id * 13 + " + version + ") % " + products
+          + ") AS product_id, format_string('t%03d', id % 50) AS store_id, CAST((id * 31 + " + version
+          + ") % 100 AS INT) AS amount, " + version + "L AS ts FROM range(" + from + ", " + to + ")";
+    }
+
+    /**
+     * Changes a fraction of the fact (updated, half of them moved to another customer; a tenth as many inserted and
+     * deleted) and of customers and products.
+     *
+     * @return the checkpoint before the change
+     */
+    String change(double fraction) {
+      String checkpoint = checkpoint();
+      round++;
+      long changed = Math.max(1, Math.round(fraction * facts));
+      long step = Math.max(1, facts / changed);
+      String picked = " WHERE id % " + step + " = " + (round % step);
+      write("sales", salesSql(0, facts, round) + picked, WriteOperationType.UPSERT);
+      long inserted = Math.max(1, changed / 10);
+      write("sales", salesSql(nextSale, nextSale + inserted, round), WriteOperationType.UPSERT);
+      nextSale += inserted;
+      write("sales", salesSql(0, facts, round) + " WHERE id % " + (step * 10) + " = " + ((round + 1) % step),
+          WriteOperationType.DELETE);
+      long customerStep = Math.max(1, Math.round(1 / fraction));
+      write("customers", "SELECT format_string('c%08d', id) AS customer_id, concat('renamed', id, '-', " + round
+          + ") AS name, format_string('r%02d', (id + " + round + ") % 20) AS region_id, " + round + "L AS ts "
+          + "FROM range(0, " + customers + ") WHERE id % " + customerStep + " = 0", WriteOperationType.UPSERT);
+      write("products", "SELECT format_string('p%07d', id) AS product_id, concat('cat', (id + " + round + ") % 25) AS "
+          + "category, " + round + "L AS ts FROM range(0, " + products + ") WHERE id % " + customerStep + " = 0",
+          WriteOperationType.UPSERT);
+      return checkpoint;
+    }
+
+    private String checkpoint() {
+      List<String> positions = new ArrayList<>();
+      paths.forEach((table, path) -> positions.add(table + "=" + CommitTimeline.lastCompletedInstant(
+          jsc.hadoopConfiguration(), path)));
+      return String.join(",", positions);
+    }
+
+    private void write(String table, String sql, WriteOperationType operation) {
+      writers.get(table).write(spark.sql(sql), operation, paths.get(table));
+    }
+
+    /** One batch from the checkpoint (all of each table without one), through the source and the view transformer. */
+    ViewRun batch(String sqlFile, String key, String strategy, Option<String> checkpoint) {
+      TypedProperties props = new TypedProperties();
+      props.setProperty("hoodie.streamer.source.multi.hudi.tables", String.join(",", paths.keySet()));
+      paths.forEach((table, path) -> {
+        props.setProperty("hoodie.streamer.source.hudi." + table + ".path", path);
+        props.setProperty("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy",
+            "READ_UPTO_LATEST_COMMIT");
+      });
+      props.setProperty("hoodie.streamer.transformer.sql.file", sqlFile);
+      props.setProperty("hoodie.streamer.transformer.view.strategy", strategy);
+      props.setProperty("hoodie.datasource.write.recordkey.field", key);
+      InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
+          .fetchNext(checkpoint, Long.MAX_VALUE);
+      MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
+      Dataset<Row> rows = transformer.apply(jsc, spark, batch.getBatch().get(), props);
+      return new ViewRun(rows, transformer.viewBatch().orElse(""));
+    }
+
+    void assertSameRows(String expectedTarget, String actualTarget, String view) {
+      Dataset<Row> expected = data(expectedTarget);
+      Dataset<Row> actual = data(actualTarget);
+      long missing = expected.exceptAll(actual).count();
+      long extra = actual.exceptAll(expected).count();
+      if (missing != 0 || extra != 0) {
+        throw new IllegalStateException(String.format("View %s: the incremental target differs from the recomputed "
+            + "one: %d rows missing, %d extra", view, missing, extra));
+      }
+    }
+
+    private Dataset<Row> data(String path) {
+      Dataset<Row> rows = spark.read().format("hudi").load(path);
+      return rows.drop("_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path",
+          "_hoodie_file_name");
+    }
+  }
+}
