@@ -22,7 +22,8 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
-import org.apache.hudi.utilities.streamer.InputBatch;
+import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.testutils.ExactJoins;
 import org.apache.hudi.utilities.testutils.LocalSpark;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
@@ -160,6 +161,67 @@ final class ViewsBenchmark implements Benchmark {
         + "compared after every batch; AUTO's choice at its default threshold; local[2]");
     out.println(table);
     out.printf("AUTO picked the faster strategy in %d of %d cases%n", autoRight, cells);
+    out.println();
+    out.println("The README's orders JOIN users: the view's derived plan vs the hand-written delete-aware recipe "
+        + "(docs/exact-joins.md), the rows of one batch (written to Spark's noop sink), median of 3 interleaved runs "
+        + "after one warm-up; delta: 500 orders updated, 500 inserted, 100 deleted, 100 users renamed, 10 deleted");
+    ResultTable recipes = new ResultTable("orders", "users", "view rows", "recipe rows", "view ms", "recipe ms",
+        "view / recipe");
+    for (int facts : options.sizes()) {
+      try (WorkDirectory dir = WorkDirectory.create("views-readme-join-" + facts)) {
+        readmeJoin(spark, jsc, dir, facts, recipes);
+      }
+    }
+    out.println(recipes);
+  }
+
+  private static void readmeJoin(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int orders,
+                                 ResultTable table) throws Exception {
+    int users = orders / 10;
+    String ordersPath = dir.tablePath("orders");
+    String usersPath = dir.tablePath("users");
+    HudiTableWriter ordersTable = HudiTableWriter.nonPartitioned("orders", "order_id");
+    HudiTableWriter usersTable = HudiTableWriter.nonPartitioned("users", "user_id");
+    ordersTable.write(spark.sql(ExactJoinBenchmark.ordersSql(0, orders, users, 1)), WriteOperationType.BULK_INSERT,
+        ordersPath);
+    usersTable.write(spark.sql(ExactJoinBenchmark.usersSql(0, users, "name", 1)), WriteOperationType.BULK_INSERT,
+        usersPath);
+    String checkpoint = "orders=" + CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), ordersPath)
+        + ",users=" + CommitTimeline.lastCompletedInstant(jsc.hadoopConfiguration(), usersPath);
+    ordersTable.write(spark.sql(ExactJoinBenchmark.ordersSql(orders - 500, orders + 500, users, 2)),
+        WriteOperationType.UPSERT, ordersPath);
+    ordersTable.write(spark.sql(ExactJoinBenchmark.ordersSql(0, 100, users, 3)), WriteOperationType.DELETE, ordersPath);
+    usersTable.write(spark.sql(ExactJoinBenchmark.usersSql(0, 100, "renamed", 2)), WriteOperationType.UPSERT,
+        usersPath);
+    usersTable.write(spark.sql(ExactJoinBenchmark.usersSql(100, 110, "deleted", 3)), WriteOperationType.DELETE,
+        usersPath);
+    TypedProperties view = joinProps(ordersPath, usersPath, dir.sqlFile("SELECT o.order_id, o.user_id, o.amount, "
+        + "u.user_name, greatest(o.ts, u.ts) AS ts FROM <TABLE:orders> o JOIN <TABLE:users> u ON o.user_id = u.user_id"));
+    view.setProperty("hoodie.streamer.transformer.view.strategy", "STRICT");
+    TypedProperties recipe = joinProps(ordersPath, usersPath, dir.sqlFile(ExactJoins.DELETE_AWARE_INNER_JOIN));
+    long viewRows = joinRows(spark, jsc, view, checkpoint).count();
+    long recipeRows = joinRows(spark, jsc, recipe, checkpoint).count();
+    List<Double> ms = ExactJoinBenchmark.race(3, List.of(
+        () -> ExactJoinBenchmark.noop(joinRows(spark, jsc, view, checkpoint)),
+        () -> ExactJoinBenchmark.noop(joinRows(spark, jsc, recipe, checkpoint))));
+    table.row(orders, users, viewRows, recipeRows, ms.get(0), ms.get(1), ExactJoinBenchmark.ratio(ms.get(0), ms.get(1)));
+  }
+
+  private static TypedProperties joinProps(String ordersPath, String usersPath, String sqlFile) {
+    TypedProperties props = new TypedProperties();
+    props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders,users");
+    props.setProperty("hoodie.streamer.source.hudi.orders.path", ordersPath);
+    props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
+    props.setProperty("hoodie.streamer.transformer.sql.file", sqlFile);
+    props.setProperty("hoodie.datasource.write.recordkey.field", "order_id");
+    return props;
+  }
+
+  private static Dataset<Row> joinRows(SparkSession spark, JavaSparkContext jsc, TypedProperties props,
+                                       String checkpoint) {
+    InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
+        .fetchNext(Option.of(checkpoint), Long.MAX_VALUE);
+    return new MultiDatasetSqlFileTransformer().apply(jsc, spark, batch.getBatch().get(), props);
   }
 
   private static final class ViewRun {
