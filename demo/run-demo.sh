@@ -18,7 +18,8 @@
 #
 
 # One-command demo of hudi-utilities-ext on the stock Hudi 0.14.0 HoodieStreamer:
-#   bash demo/run-demo.sh        (from any directory)
+#   bash demo/run-demo.sh          (from any directory)
+#   bash demo/run-demo.sh --view   the same rounds, the join written as a view over whole tables (conf/view.sql)
 #
 # 1. builds the plugin jar and the deployment classpath if they are missing or older than the sources;
 # 2. creates two Hudi source tables, orders (COPY_ON_WRITE) and users (MERGE_ON_READ), under demo-output/;
@@ -54,6 +55,14 @@ SLIM_BUNDLE_JAR="${ROOT}/hudi-utilities-slim-bundle/target/hudi-utilities-slim-b
 LOG4J_CONF="${DEMO_SRC}/conf/log4j2.properties"
 STREAMER_PROPS="${DEMO_SRC}/conf/streamer.properties"
 JOIN_SQL="${DEMO_SRC}/conf/join.sql"
+ORDERING_FIELD=ts
+if [[ "${1:-}" == "--view" ]]; then
+  JOIN_SQL="${DEMO_SRC}/conf/view.sql"
+  ORDERING_FIELD=commit_order
+elif [[ -n "${1:-}" ]]; then
+  echo "usage: bash demo/run-demo.sh [--view]" >&2
+  exit 2
+fi
 
 # Spark binds to the loopback interface: no network needed, no warning about the host name.
 export SPARK_LOCAL_IP=127.0.0.1
@@ -129,7 +138,7 @@ run_streamer() {
     "${SLIM_BUNDLE_JAR}"
   )
   local STREAMER_ARGS=()
-  streamer_job_args "file://${STREAMER_PROPS}" "file://${JOIN_SQL}" "${DEMO_DIR}"
+  streamer_job_args "file://${STREAMER_PROPS}" "file://${JOIN_SQL}" "${DEMO_DIR}" "${ORDERING_FIELD}"
   print_command "${submit_args[@]}" "${STREAMER_ARGS[@]}"
   java "${JAVA_OPTS[@]}" -cp "${PLUGIN_JAR}:${DEPLOYMENT_CP}" org.apache.spark.deploy.SparkSubmit \
     "${submit_args[@]}" "${STREAMER_ARGS[@]}" 2>&1 | tee "${LOGS}/${log}" | quiet

@@ -23,16 +23,18 @@
 #   $1  the streamer.properties file (demo/conf/streamer.properties, or its upload)
 #   $2  the SQL file (demo/conf/join.sql, or its upload)
 #   $3  the warehouse holding the orders and users sources and the joined target
+#   $4  the ordering field: ts (default), or commit_order for a view (docs/views.md)
 # shellcheck disable=SC2034 # STREAMER_ARGS is the caller's local
 streamer_job_args() {
-  local props="$1" sql="$2" warehouse="$3"
+  local props="$1" sql="$2" warehouse="$3" ordering="${4:-ts}"
   STREAMER_ARGS=(
     --props "${props}"
     --target-base-path "${warehouse}/joined"
     --target-table joined
     --table-type COPY_ON_WRITE
     --op UPSERT
-    --source-ordering-field ts
+    --source-ordering-field "${ordering}"
+    --hoodie-conf "hoodie.datasource.write.precombine.field=${ordering}"
     --source-class org.apache.hudi.utilities.sources.HoodieIncrMultiSource
     --transformer-class org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer
     --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${warehouse}/orders"
