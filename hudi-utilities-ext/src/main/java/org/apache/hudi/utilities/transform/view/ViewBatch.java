@@ -154,7 +154,7 @@ public final class ViewBatch {
   /** With left outer joins: the rows, at each state, of every identity found made of a changed row at either. */
   private Map<State, Dataset<Row>> sameIdentity(Map<State, Dataset<Row>> affected, List<String> identity) {
     Dataset<Row> identities = affected.get(State.PREVIOUS).unionByName(affected.get(State.CURRENT))
-        .select(identity.stream().map(functions -> col(functions)).toArray(Column[]::new)).distinct();
+        .select(identity.stream().map(column -> col(column)).toArray(Column[]::new)).distinct();
     Rows ids = rows(identities);
     Map<State, Dataset<Row>> rows = new LinkedHashMap<>();
     for (State state : State.values()) {
@@ -185,16 +185,16 @@ public final class ViewBatch {
 
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
   private Dataset<Row> regrouped(Map<State, Dataset<Row>> affected) {
-    int groupCount = groupingCount();
+    LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
+    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
+    List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
+    int groupCount = groupingExpressions.size();
     Column[] groupColumns = new Column[groupCount];
     for (int i = 0; i < groupCount; i++) {
       groupColumns[i] = col(GROUP_PREFIX + i);
     }
     Rows groups = rows(affected.get(State.PREVIOUS).select(groupColumns)
         .unionByName(affected.get(State.CURRENT).select(groupColumns)).distinct());
-    LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
-    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
-    List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
     Dataset<Row> input = Dataset.ofRows(spark, grouping.children().head());
     Dataset<Row> restricted;
     if (groupCount == 1 && groups.values.isPresent()) {
@@ -247,10 +247,6 @@ public final class ViewBatch {
     return new Core(Dataset.ofRows(spark, plan), lineage);
   }
 
-  private int groupingCount() {
-    return ViewDefinition.groupingExpressions(ViewDefinition.groupingOf(view.query().analyze(tablesAt(State.CURRENT)))
-        .get()).size();
-  }
 
   private Map<String, Dataset<Row>> tablesAt(State state) {
     Map<String, Dataset<Row>> bound = new LinkedHashMap<>();
@@ -309,7 +305,7 @@ public final class ViewBatch {
     return union;
   }
 
-  private Dataset<Row> output(Dataset<Row> rows, boolean deleted) {
+  private static Dataset<Row> output(Dataset<Row> rows, boolean deleted) {
     return rows.withColumn(ViewDefinition.IS_DELETED, lit(deleted)).withColumn(ViewDefinition.COMMIT_ORDER, lit(0));
   }
 
