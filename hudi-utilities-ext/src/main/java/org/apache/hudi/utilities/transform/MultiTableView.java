@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.transform;
 
+import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
@@ -150,8 +151,9 @@ final class MultiTableView {
     int maxListedKeys = ConfigValues.positiveInt(properties, HoodieViewConfig.MAX_LISTED_KEYS,
         "run the view of " + sqlFile);
     ViewBatch viewBatch = new ViewBatch(spark, definition, states, maxListedKeys);
-    double maxFraction = ConfigValues.doubleValue(properties, HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION,
-        "run the view of " + sqlFile);
+    ConfigProperty<Double> threshold = definition.isGrouped() ? HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION_GROUPED
+        : HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION;
+    double maxFraction = ConfigValues.doubleValue(properties, threshold, "run the view of " + sqlFile);
     ChangeEstimate estimate = ChangeEstimate.of(readers.values());
     boolean incremental;
     String reason;
@@ -166,8 +168,8 @@ final class MultiTableView {
       reason = "the query cannot be maintained incrementally: " + definition.refusal().get();
     } else {
       incremental = estimate.fraction <= maxFraction;
-      reason = String.format(Locale.ROOT, "%s %s %s=%.4f%%", estimate, incremental ? "<=" : ">",
-          HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), 100 * maxFraction);
+      reason = String.format(Locale.ROOT, "%s %s %s=%.4f%%", estimate, incremental ? "<=" : ">", threshold.key(),
+          100 * maxFraction);
     }
     Dataset<Row> rows = incremental ? viewBatch.incremental() : viewBatch.full();
     persisted.addAll(viewBatch.persisted());

@@ -85,6 +85,7 @@ class TestConfigurationDoc {
       "hoodie.streamer.freshness.prometheus.pushgateway.job",
       "hoodie.streamer.transformer.view.strategy",
       "hoodie.streamer.transformer.view.auto.max.change.fraction",
+      "hoodie.streamer.transformer.view.auto.max.change.fraction.grouped",
       "hoodie.streamer.transformer.view.max.listed.keys");
 
   @Test

@@ -247,7 +247,6 @@ public final class ViewBatch {
     return new Core(Dataset.ofRows(spark, plan), lineage);
   }
 
-
   private Map<String, Dataset<Row>> tablesAt(State state) {
     Map<String, Dataset<Row>> bound = new LinkedHashMap<>();
     view.query().tables().forEach(table -> bound.put(table,
