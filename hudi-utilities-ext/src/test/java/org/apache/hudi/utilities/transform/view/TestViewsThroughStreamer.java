@@ -173,9 +173,10 @@ class TestViewsThroughStreamer {
     if (!upserts.isEmpty()) {
       Dataset<Row> rows = ViewWorkload.dataset(spark, table, upserts);
       // A nullable column: Hudi takes a new column only if older records can read it as null.
-      Dataset<Row> withColumn = rows.withColumn("note", functions.when(functions.col("paid").isNotNull(),
-          functions.lit("added")));
-      save(columnAdded && table.equals("payments") ? withColumn : rows, table, path, key, mergeOnRead, "upsert");
+      if (columnAdded && table.equals("payments")) {
+        rows = rows.withColumn("note", functions.when(functions.col("paid").isNotNull(), functions.lit("added")));
+      }
+      save(rows, table, path, key, mergeOnRead, "upsert");
     }
     if (!deletes.isEmpty()) {
       save(ViewWorkload.dataset(spark, table, deletes), table, path, key, mergeOnRead, "delete");
