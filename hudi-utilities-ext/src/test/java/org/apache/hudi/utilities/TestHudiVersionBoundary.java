@@ -47,7 +47,7 @@ class TestHudiVersionBoundary {
 
   /** Packages, as folders under {@link #MAIN}, whose classes are core. */
   private static final List<String> CORE_PACKAGES = List.of("checkpoint", "sources/multi", "transform", "transform/sql",
-      "freshness");
+      "transform/view", "freshness");
 
   /**
    * Classes in core packages that are entry points: Hudi instantiates them by name through its 0.14 interfaces; and
