@@ -36,7 +36,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.coalesce;
@@ -91,6 +93,9 @@ public final class ViewTableReader {
       return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0, 0);
     }
     List<HoodieInstant> window = window(timeline, previous, next.get());
+    // Each window commit's metadata, read once for the delete check and the size estimate.
+    Map<HoodieInstant, HoodieCommitMetadata> metadata = new LinkedHashMap<>();
+    window.forEach(instant -> metadata.put(instant, timeline.commitMetadata(instant)));
     Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
     Dataset<Row> changedKeys;
     if (format == DeltaFormat.CDC) {
@@ -100,14 +105,14 @@ public final class ViewTableReader {
     } else {
       // Incremental reads return no deleted record: the keys only the previous state holds.
       changedKeys = delta.select(keyColumns);
-      if (mayRemoveRecords(timeline, window)) {
+      if (mayRemoveRecords(metadata)) {
         changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
       }
     }
     long recordsWritten = timeline.writtenBy(window.stream().map(HoodieInstant::getTimestamp)
         .collect(Collectors.toSet())).records();
     double bytes = after.queryExecution().optimizedPlan().stats().sizeInBytes().doubleValue();
-    long estimatedRows = (long) (bytes * recordsPerByte(timeline, window));
+    long estimatedRows = (long) (bytes * recordsPerByte(metadata));
     return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
         estimatedRows);
   }
@@ -143,14 +148,13 @@ public final class ViewTableReader {
   }
 
   /** Whether commits may have removed records: deletes counted in their write stats, or files replaced not by clustering. */
-  private static boolean mayRemoveRecords(SourceTimeline timeline, List<HoodieInstant> window) {
-    for (HoodieInstant instant : window) {
-      HoodieCommitMetadata metadata = timeline.commitMetadata(instant);
-      if (instant.getAction().equals(HoodieTimeline.REPLACE_COMMIT_ACTION)
-          && metadata.getOperationType() != WriteOperationType.CLUSTER) {
+  private static boolean mayRemoveRecords(Map<HoodieInstant, HoodieCommitMetadata> window) {
+    for (Map.Entry<HoodieInstant, HoodieCommitMetadata> commit : window.entrySet()) {
+      if (commit.getKey().getAction().equals(HoodieTimeline.REPLACE_COMMIT_ACTION)
+          && commit.getValue().getOperationType() != WriteOperationType.CLUSTER) {
         return true;
       }
-      if (metadata.getWriteStats().stream().anyMatch(stat -> stat.getNumDeletes() > 0)) {
+      if (commit.getValue().getWriteStats().stream().anyMatch(stat -> stat.getNumDeletes() > 0)) {
         return true;
       }
     }
@@ -158,11 +162,11 @@ public final class ViewTableReader {
   }
 
   /** Records per byte of the base files the window wrote (a base file's write stat counts all its records). */
-  private static double recordsPerByte(SourceTimeline timeline, List<HoodieInstant> window) {
+  private static double recordsPerByte(Map<HoodieInstant, HoodieCommitMetadata> window) {
     long records = 0;
     long bytes = 0;
-    for (HoodieInstant instant : window) {
-      for (HoodieWriteStat stat : timeline.commitMetadata(instant).getWriteStats()) {
+    for (HoodieCommitMetadata metadata : window.values()) {
+      for (HoodieWriteStat stat : metadata.getWriteStats()) {
         if (stat.getPath() != null && stat.getPath().endsWith(".parquet") && stat.getFileSizeInBytes() > 0) {
           records += stat.getNumWrites();
           bytes += stat.getFileSizeInBytes();
