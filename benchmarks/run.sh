@@ -39,6 +39,6 @@ export SPARK_LOCAL_IP=127.0.0.1
 exec java "-Xmx${BENCHMARK_JAVA_HEAP:-3g}" "${OPENS[@]}" -Djol.skipHotspotSAAttach=true \
   -Ds3proxy.classpath.file="${ROOT}/test-servers/s3proxy/target/s3proxy-classpath.txt" \
   -Dtest.server.logs.dir="${ROOT}/benchmarks/target/test-server-logs" \
-  -Dlog4j2.configurationFile="${ROOT}/benchmarks/log4j2.properties" \
+  -Dlog4j2.configurationFile="${BENCHMARK_LOG4J:-${ROOT}/benchmarks/log4j2.properties}" \
   -cp "${ROOT}/benchmarks/target/classes:$(cat "${ROOT}/benchmarks/target/benchmark-classpath.txt")" \
   org.apache.hudi.utilities.benchmarks.Benchmarks "$@"

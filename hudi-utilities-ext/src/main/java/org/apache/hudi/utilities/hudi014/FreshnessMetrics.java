@@ -19,10 +19,8 @@
 package org.apache.hudi.utilities.hudi014;
 
 // The Hudi 0.14 bundles relocate Dropwizard metrics: Hudi's registry is of the relocated type.
-import org.apache.hudi.com.codahale.metrics.Gauge;
 import org.apache.hudi.com.codahale.metrics.MetricRegistry;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.metrics.HoodieGauge;
 import org.apache.hudi.metrics.Metrics;
 import org.apache.hudi.utilities.freshness.MetricNames;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
@@ -92,8 +90,8 @@ public final class FreshnessMetrics {
     String failuresName = names.pipeline(MetricNames.FAILURES_TOTAL);
     registry.removeMatching((name, metric) -> name.startsWith(names.pipelinePrefix()) && !values.containsKey(name)
         && !name.equals(failuresName));
-    values.forEach((name, value) -> set(registry, name, value));
-    set(registry, failuresName, failures(failuresName).get());
+    values.forEach((name, value) -> DoubleGauges.set(registry, name, value));
+    DoubleGauges.set(registry, failuresName, failures(failuresName).get());
     report();
   }
 
@@ -103,7 +101,7 @@ public final class FreshnessMetrics {
       return;
     }
     String failuresName = new MetricNames(pipeline).pipeline(MetricNames.FAILURES_TOTAL);
-    set(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
+    DoubleGauges.set(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
     report();
   }
 
@@ -115,11 +113,5 @@ public final class FreshnessMetrics {
     if (reportNow) {
       metrics.flush();
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static void set(MetricRegistry registry, String name, double value) {
-    Gauge<?> gauge = registry.gauge(name, () -> new HoodieGauge<>(value));
-    ((HoodieGauge<Double>) gauge).setValue(value);
   }
 }

@@ -43,6 +43,7 @@ import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static scala.collection.JavaConverters.seqAsJavaList;
 
 /**
  * One source table of a view in one batch: its states at the batch's two positions, the record keys the batch's window
@@ -111,7 +112,9 @@ public final class ViewTableReader {
     }
     long recordsWritten = timeline.writtenBy(window.stream().map(HoodieInstant::getTimestamp)
         .collect(Collectors.toSet())).records();
-    double bytes = after.queryExecution().optimizedPlan().stats().sizeInBytes().doubleValue();
+    // The files' size, from the scan: Spark scales a projection's estimate down by the columns it drops.
+    double bytes = seqAsJavaList(after.queryExecution().optimizedPlan().collectLeaves()).stream()
+        .mapToDouble(leaf -> leaf.stats().sizeInBytes().doubleValue()).sum();
     long estimatedRows = (long) (bytes * recordsPerByte(metadata));
     return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
         estimatedRows);

@@ -30,6 +30,7 @@ import org.apache.hudi.utilities.ingestion.HoodieIngestionMetrics;
 import org.apache.hudi.utilities.ingestion.IngestionMetricsWriteConfig;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
+import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -117,8 +118,9 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     }
     LOG.info("Read tables {} up to checkpoint '{}' (resumed from '{}')", outcome.advanced().tables(),
         outcome.checkpoint(), lastCkptStr.orElse(""));
+    CarrierManifest manifest = target().map(outcome.manifest()::withTarget).orElse(outcome.manifest());
     Dataset<Row> carrier = MultiDatasetCarrier.pack(outcome.batches().stream().map(TableBatch::rows)
-        .collect(Collectors.toList()), outcome.manifest());
+        .collect(Collectors.toList()), manifest);
     return new InputBatch<>(Option.of(carrier), outcome.checkpoint(), new InputBatch.NullSchemaProvider());
   }
 
@@ -128,9 +130,13 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
           + "start from their missing_checkpoint_strategy");
       return Option.empty();
     }
-    String target = IngestionMetricsWriteConfig.of(metrics.get()).getBasePath();
-    return new StoredCheckpointReader(sparkContext.hadoopConfiguration()).newest(target, StoredCheckpointReader.UNBOUNDED)
-        .checkpoint();
+    return new StoredCheckpointReader(sparkContext.hadoopConfiguration()).newest(target().get(),
+        StoredCheckpointReader.UNBOUNDED).checkpoint();
+  }
+
+  /** The base path of the target this source feeds, known through the Streamer's ingestion metrics. */
+  private Option<String> target() {
+    return metrics.map(ingestion -> IngestionMetricsWriteConfig.of(ingestion).getBasePath());
   }
 
   private void publish(String metric, long value) {

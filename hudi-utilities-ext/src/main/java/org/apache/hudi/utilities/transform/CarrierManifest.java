@@ -32,7 +32,8 @@ import java.util.Map;
 
 /**
  * What a {@link MultiDatasetCarrier} says about its batch besides the rows: the table of each slot, where each table
- * was before this batch and where it will be after its commit, and the table order of the previous commit.
+ * was before this batch and where it will be after its commit, the table order of the previous commit, and the target
+ * table the batch is written to, when the source knows it.
  *
  * <p>It travels in the schema (column metadata), so it is known without running a job and survives re-wrapping.
  */
@@ -42,12 +43,14 @@ public final class CarrierManifest {
   private static final String PREVIOUS_ORDER = "previousOrder";
   private static final String PREVIOUS_POSITIONS = "previousPositions";
   private static final String NEXT_POSITIONS = "nextPositions";
+  private static final String TARGET = "target";
   private static final String NO_POSITION = "";
 
   private final List<String> tables;
   private final List<String> previousOrder;
   private final Map<String, String> previousPositions;
   private final Map<String, String> nextPositions;
+  private final Option<String> target;
 
   /**
    * @param tables            the table of each slot, in slot order
@@ -57,10 +60,21 @@ public final class CarrierManifest {
    */
   public CarrierManifest(List<String> tables, List<String> previousOrder, Map<String, String> previousPositions,
                          Map<String, String> nextPositions) {
+    this(tables, previousOrder, previousPositions, nextPositions, Option.empty());
+  }
+
+  private CarrierManifest(List<String> tables, List<String> previousOrder, Map<String, String> previousPositions,
+                          Map<String, String> nextPositions, Option<String> target) {
     this.tables = Collections.unmodifiableList(new ArrayList<>(tables));
     this.previousOrder = Collections.unmodifiableList(new ArrayList<>(previousOrder));
     this.previousPositions = Collections.unmodifiableMap(new LinkedHashMap<>(previousPositions));
     this.nextPositions = Collections.unmodifiableMap(new LinkedHashMap<>(nextPositions));
+    this.target = target;
+  }
+
+  /** This manifest, naming the base path of the target table the batch is written to. */
+  public CarrierManifest withTarget(String targetBasePath) {
+    return new CarrierManifest(tables, previousOrder, previousPositions, nextPositions, Option.of(targetBasePath));
   }
 
   public List<String> tables() {
@@ -79,6 +93,11 @@ public final class CarrierManifest {
     return Option.ofNullable(nextPositions.get(table));
   }
 
+  /** The base path of the target table the batch is written to; empty when the source was not told it. */
+  public Option<String> target() {
+    return target;
+  }
+
   /**
    * The tables whose position in the list differs from the previous commit's, among those in both lists: what
    * positional placeholders would silently rebind.
@@ -95,12 +114,13 @@ public final class CarrierManifest {
   }
 
   Metadata toMetadata() {
-    return new MetadataBuilder()
+    MetadataBuilder metadata = new MetadataBuilder()
         .putStringArray(TABLES, tables.toArray(new String[0]))
         .putStringArray(PREVIOUS_ORDER, previousOrder.toArray(new String[0]))
         .putStringArray(PREVIOUS_POSITIONS, aligned(previousPositions))
-        .putStringArray(NEXT_POSITIONS, aligned(nextPositions))
-        .build();
+        .putStringArray(NEXT_POSITIONS, aligned(nextPositions));
+    target.ifPresent(path -> metadata.putString(TARGET, path));
+    return metadata.build();
   }
 
   static Option<CarrierManifest> fromMetadata(Metadata metadata) {
@@ -109,7 +129,8 @@ public final class CarrierManifest {
     }
     List<String> tables = Arrays.asList(metadata.getStringArray(TABLES));
     return Option.of(new CarrierManifest(tables, Arrays.asList(metadata.getStringArray(PREVIOUS_ORDER)),
-        byTable(tables, metadata.getStringArray(PREVIOUS_POSITIONS)), byTable(tables, metadata.getStringArray(NEXT_POSITIONS))));
+        byTable(tables, metadata.getStringArray(PREVIOUS_POSITIONS)), byTable(tables, metadata.getStringArray(NEXT_POSITIONS)),
+        metadata.contains(TARGET) ? Option.of(metadata.getString(TARGET)) : Option.empty()));
   }
 
   private String[] aligned(Map<String, String> positions) {

@@ -29,6 +29,7 @@ import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.hudi014.ViewMetrics;
 import org.apache.hudi.utilities.hudi014.ViewTableReader;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
@@ -59,7 +60,8 @@ import java.util.stream.Collectors;
  * of the batch's positions (see {@link ViewBatch}), incrementally or by a full recompute as
  * {@link HoodieViewConfig#STRATEGY} decides. The view is checked once, at its first batch, before anything is
  * committed: a query that cannot be maintained incrementally under {@code STRICT}, a target record key the result does
- * not keep unique, an ordering field other than {@link ViewDefinition#COMMIT_ORDER}.
+ * not keep unique, an ordering field other than {@link ViewDefinition#COMMIT_ORDER}. Each batch's decision is logged
+ * and, under the Streamer with {@code hoodie.metrics.on}, published as the target's {@link ViewMetrics}.
  */
 final class MultiTableView {
 
@@ -176,6 +178,8 @@ final class MultiTableView {
     Decision decision = new Decision(strategy, incremental, reason, viewBatch.steps());
     lastDecision = Option.of(decision);
     LOG.info("View of {} over {}: {}; steps: {}", sqlFile, definition.query().tables(), decision, viewBatch.steps());
+    manifest.target().ifPresent(target -> ViewMetrics.publish(target, properties, decision.incremental(),
+        estimate.fraction));
     return rows;
   }
 

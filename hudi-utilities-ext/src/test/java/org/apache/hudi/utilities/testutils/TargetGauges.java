@@ -21,7 +21,7 @@ package org.apache.hudi.utilities.testutils;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metrics.Metrics;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The gauges the Streamer's in-memory metrics reporter ({@code hoodie.metrics.reporter.type=INMEMORY}) holds. */
 public final class TargetGauges {
@@ -31,11 +31,16 @@ public final class TargetGauges {
 
   /** The value of the gauge of a target whose name ends with the suffix; -1 if there is none. */
   public static long value(String targetPath, String nameSuffix) {
-    AtomicLong value = new AtomicLong(-1);
+    return (long) doubleValue(targetPath, nameSuffix);
+  }
+
+  /** The value of the gauge of a target whose name ends with the suffix, as a double; -1 if there is none. */
+  public static double doubleValue(String targetPath, String nameSuffix) {
+    AtomicReference<Double> value = new AtomicReference<>(-1.0);
     Metrics.getInstance(HoodieWriteConfig.newBuilder().withPath(targetPath).build()).getRegistry().getGauges()
         .forEach((name, gauge) -> {
           if (name.endsWith(nameSuffix)) {
-            value.set(((Number) gauge.getValue()).longValue());
+            value.set(((Number) gauge.getValue()).doubleValue());
           }
         });
     return value.get();

@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static scala.collection.JavaConverters.asScalaBuffer;
@@ -112,19 +113,14 @@ public final class ViewBatch {
     }
     Map<State, Dataset<Row>> affected = new LinkedHashMap<>();
     LineagePlan lineage = null;
+    String described = changedKeys.entrySet().stream()
+        .map(changed -> changed.getValue().describe() + " of " + changed.getKey()).collect(Collectors.joining(", "));
     for (State state : State.values()) {
-      List<Dataset<Row>> made = new ArrayList<>();
-      for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
-        String keyColumn = LineagePlan.keyColumn(view.keyOf(changed.getKey()).index());
-        Map<String, Dataset<Row>> bound = tablesAt(state);
-        bound.put(changed.getKey(), restrict(bound.get(changed.getKey()), changed.getKey(), changed.getValue()));
-        Core core = core(bound);
-        lineage = core.lineage;
-        made.add(core.rows.where(col(keyColumn).isNotNull()));
-        steps.add(String.format("rows made of the %s changed keys of %s, at the %s state", changed.getValue().describe(),
-            changed.getKey(), state.name().toLowerCase()));
-      }
-      affected.put(state, unionAll(made));
+      Core core = core(tablesAt(state));
+      lineage = core.lineage;
+      affected.put(state, madeOfChangedRows(core.rows, changedKeys));
+      steps.add(String.format("rows made of the changed keys (%s), at the %s state", described,
+          state.name().toLowerCase()));
     }
     if (lineage.hasLeftOuterJoins()) {
       affected = sameIdentity(affected, lineage.identity());
@@ -149,6 +145,30 @@ public final class ViewBatch {
   /** Datasets persisted for the batch's rows: unpersist them once the batch is written. */
   public List<Dataset<Row>> persisted() {
     return Collections.unmodifiableList(persisted);
+  }
+
+  /**
+   * The rows whose lineage holds a changed key of some table: one pass over the query's rows per state, whatever the
+   * number of changed tables. When one table changed, Spark pushes the filter through the joins into its scan.
+   */
+  private Dataset<Row> madeOfChangedRows(Dataset<Row> rows, Map<String, Rows> changedKeys) {
+    Column made = lit(false);
+    List<String> matchColumns = new ArrayList<>();
+    for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
+      TableKey key = view.keyOf(changed.getKey());
+      String keyColumn = LineagePlan.keyColumn(key.index());
+      Rows keys = changed.getValue();
+      if (keys.values.isPresent() && key.columns().size() == 1) {
+        made = made.or(col(keyColumn).isin(keys.values.get().stream().map(row -> row.get(0)).toArray()));
+      } else {
+        String match = MATCH_PREFIX + key.index();
+        Dataset<Row> matches = keys.dataset.select(col(keyColumn).as(match));
+        rows = rows.join(broadcast(matches), rows.col(keyColumn).equalTo(matches.col(match)), "left_outer");
+        made = made.or(col(match).isNotNull());
+        matchColumns.add(match);
+      }
+    }
+    return rows.where(made).drop(matchColumns.toArray(new String[0]));
   }
 
   /** With left outer joins: the rows, at each state, of every identity found made of a changed row at either. */
@@ -176,7 +196,8 @@ public final class ViewBatch {
   /** A join view: the affected rows as of the new state, and deletes of the keys they had only in the old one. */
   private Dataset<Row> rejoined(Map<State, Dataset<Row>> affected, List<String> identity) {
     Column[] columns = view.columns().stream().map(column -> col(quoted(column))).toArray(Column[]::new);
-    Dataset<Row> current = affected.get(State.CURRENT).dropDuplicates(identity.toArray(new String[0])).select(columns);
+    Dataset<Row> current = cached(affected.get(State.CURRENT).dropDuplicates(identity.toArray(new String[0]))
+        .select(columns));
     Dataset<Row> previous = affected.get(State.PREVIOUS).dropDuplicates(identity.toArray(new String[0])).select(columns);
     steps.add("upsert those rows as of the new state; delete the keys they had only in the old state");
     return output(current, false).unionByName(output(notIn(previous, current, view.targetKey(), Function.identity()),
@@ -212,7 +233,7 @@ public final class ViewBatch {
     }
     LogicalPlan recomputed = replace(analyzed, grouping,
         grouping.withNewChildren(asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
-    Dataset<Row> current = Dataset.ofRows(spark, recomputed);
+    Dataset<Row> current = cached(Dataset.ofRows(spark, recomputed));
     steps.add(String.format("recompute the %s groups of those rows from the new state, reading only their rows; delete "
         + "those without a row", groups.describe()));
     // Each deleted group's row: its key columns from the group, the others null.
@@ -326,6 +347,13 @@ public final class ViewBatch {
 
   private static String quoted(String column) {
     return "`" + column.replace("`", "``") + "`";
+  }
+
+  /** Rows of the batch's result read twice (written, and matched against the old state's), computed once. */
+  private Dataset<Row> cached(Dataset<Row> rows) {
+    Dataset<Row> stored = rows.persist(StorageLevel.MEMORY_AND_DISK());
+    persisted.add(stored);
+    return stored;
   }
 
   /**

@@ -19,10 +19,17 @@
 package org.apache.hudi.utilities.transform.view;
 
 import org.apache.hudi.DataSourceReadOptions;
+import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
+import org.apache.hudi.utilities.checkpoint.MultiTableCheckpointManager;
+import org.apache.hudi.utilities.config.HoodieViewConfig;
+import org.apache.hudi.utilities.config.ViewStrategy;
+import org.apache.hudi.utilities.hudi014.ViewMetrics;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
+import org.apache.hudi.utilities.testutils.TargetGauges;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
 import org.apache.spark.sql.Column;
@@ -45,6 +52,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Views end to end: given Hudi source tables (COPY_ON_WRITE and MERGE_ON_READ, one read as CDC) changed by the seeded
@@ -83,35 +91,76 @@ class TestViewsThroughStreamer {
   }
 
   /**
+   * Given a view job with Hudi's in-memory metrics reporter, when batches run under FULL, STRICT and AUTO with no change
+   * allowed, then each batch's decision (1 incremental, 0 full recompute) and the change it estimated are the target's
+   * gauges, and the target is the view at the checkpoint after each.
+   */
+  @Test
+  void eachBatchsStrategyIsPublishedAsTheTargetsMetric() throws Exception {
+    String sql = "SELECT o.order_id, o.amount, u.user_name FROM <TABLE:orders> o JOIN <TABLE:users> u "
+        + "ON o.user_id = u.user_id";
+    ViewJob view = new ViewJob(sql, "order_id", "COPY_ON_WRITE", Map.of("hoodie.metrics.on", "true",
+        "hoodie.metrics.reporter.type", "INMEMORY"));
+    Map<String, ViewStrategy> strategies = new LinkedHashMap<>();
+    strategies.put("FULL", ViewStrategy.FULL);
+    strategies.put("STRICT", ViewStrategy.STRICT);
+    strategies.put("AUTO, no change allowed", ViewStrategy.AUTO);
+    int round = 0;
+    for (Map.Entry<String, ViewStrategy> strategy : strategies.entrySet()) {
+      view.job.property(HoodieViewConfig.STRATEGY.key(), strategy.getValue().name())
+          .property(HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), "0");
+      view.syncRound(round++);
+      assertEquals(strategy.getValue() == ViewStrategy.STRICT ? 1.0 : 0.0,
+          TargetGauges.doubleValue(view.target, ViewMetrics.INCREMENTAL), strategy.getKey());
+      double estimated = TargetGauges.doubleValue(view.target, ViewMetrics.ESTIMATED_CHANGE);
+      assertTrue(estimated > 0, strategy.getKey() + ": every table changed, estimated " + estimated);
+    }
+  }
+
+  /**
    * Runs the view over rounds of the workload's changes. Besides them: in round 3 an order is inserted and deleted
    * before the batch (in two commits it reads together), and from round 4 payments are written with a column more.
    */
   private void run(String sql, String targetKey, String targetType, int rounds, Map<String, String> moreProperties)
       throws Exception {
-    SparkSession spark = SharedSpark.session();
-    ViewWorkload workload = new ViewWorkload(SEED);
-    List<String> tables = new ArrayList<>(ViewWorkload.SCHEMAS.keySet());
-    Map<String, String> paths = new LinkedHashMap<>();
-    tables.forEach(table -> paths.put(table, dir.resolve(table).toUri().toString()));
-    String target = dir.resolve("target").toUri().toString();
-    StreamerJob job = new StreamerJob(dir, target)
-        .property("hoodie.streamer.source.multi.hudi.tables", String.join(",", tables))
-        .property("hoodie.datasource.write.recordkey.field", targetKey)
-        .property("hoodie.streamer.transformer.view.strategy", "STRICT")
-        .property("hoodie.streamer.source.hudi.users.incr.format", "CDC")
-        .transformers(MultiDatasetSqlFileTransformer.class.getName())
-        .tableType(targetType)
-        .orderingField(ViewDefinition.COMMIT_ORDER)
-        .sql(sql);
-    tables.forEach(table -> job
-        .property("hoodie.streamer.source.hudi." + table + ".path", paths.get(table))
-        .property("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT"));
-    Map<String, Map<String, Object[]>> written = new LinkedHashMap<>();
-    moreProperties.forEach(job::property);
-    for (String table : tables) {
-      written.put(table, new TreeMap<>());
-    }
+    ViewJob view = new ViewJob(sql, targetKey, targetType, moreProperties);
+    view.job.property(HoodieViewConfig.STRATEGY.key(), ViewStrategy.STRICT.name());
     for (int round = 0; round < rounds; round++) {
+      view.syncRound(round);
+    }
+  }
+
+  /** A Streamer job maintaining a view over the workload's tables, and the tables as the job's rounds change them. */
+  private final class ViewJob {
+    private final SparkSession spark = SharedSpark.session();
+    private final ViewWorkload workload = new ViewWorkload(SEED);
+    private final List<String> tables = new ArrayList<>(ViewWorkload.SCHEMAS.keySet());
+    private final Map<String, String> paths = new LinkedHashMap<>();
+    private final String sql;
+    private final String target = dir.resolve("target").toUri().toString();
+    private final StreamerJob job;
+    private Map<String, Map<String, Object[]>> written = new LinkedHashMap<>();
+
+    ViewJob(String sql, String targetKey, String targetType, Map<String, String> moreProperties) {
+      this.sql = sql;
+      tables.forEach(table -> paths.put(table, dir.resolve(table).toUri().toString()));
+      job = new StreamerJob(dir, target)
+          .property("hoodie.streamer.source.multi.hudi.tables", String.join(",", tables))
+          .property("hoodie.datasource.write.recordkey.field", targetKey)
+          .property("hoodie.streamer.source.hudi.users.incr.format", "CDC")
+          .transformers(MultiDatasetSqlFileTransformer.class.getName())
+          .tableType(targetType)
+          .orderingField(ViewDefinition.COMMIT_ORDER)
+          .sql(sql);
+      tables.forEach(table -> job
+          .property("hoodie.streamer.source.hudi." + table + ".path", paths.get(table))
+          .property("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT"));
+      moreProperties.forEach(job::property);
+      tables.forEach(table -> written.put(table, new TreeMap<>()));
+    }
+
+    /** Writes the round's changes, runs one Streamer batch, and checks the target; then draws the next changes. */
+    void syncRound(int round) throws Exception {
       Map<String, Map<String, Object[]>> current = workload.copy();
       for (String table : tables) {
         write(spark, table, paths.get(table), written.get(table), current.get(table), round >= 4);
@@ -123,24 +172,20 @@ class TestViewsThroughStreamer {
       }
       written = current;
       job.syncInProcess();
+      assertTargetIsTheViewAtItsCheckpoint(round);
+      workload.change();
+    }
 
+    private void assertTargetIsTheViewAtItsCheckpoint(int round) {
       String checkpoint = HudiTables.lastCheckpoint(target);
-      Map<String, String> positions = new LinkedHashMap<>();
-      for (String entry : checkpoint.split(",")) {
-        if (entry.contains("=") && !entry.startsWith("@")) {
-          positions.put(entry.substring(0, entry.indexOf('=')), entry.substring(entry.indexOf('=') + 1));
-        }
-      }
-      Map<String, Dataset<Row>> asOf = new LinkedHashMap<>();
-      for (String table : tables) {
-        asOf.put(table, spark.read().format("hudi")
-            .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), positions.get(table)).load(paths.get(table))
-            .drop("_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path",
-                "_hoodie_file_name"));
-      }
+      MultiTableCheckpoint positions = new MultiTableCheckpointManager(tables, tables.get(0), true, false)
+          .parse(checkpoint);
       String bound = sql;
       for (String table : tables) {
-        asOf.get(table).createOrReplaceTempView("streamer_view_" + table);
+        spark.read().format("hudi")
+            .option(DataSourceReadOptions.TIME_TRAVEL_AS_OF_INSTANT().key(), positions.position(table).get())
+            .load(paths.get(table)).drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0]))
+            .createOrReplaceTempView("streamer_view_" + table);
         bound = bound.replace("<TABLE:" + table + ">", "streamer_view_" + table);
       }
       Dataset<Row> expected = spark.sql(bound);
@@ -149,7 +194,6 @@ class TestViewsThroughStreamer {
           .select(columns.stream().map(functions::col).toArray(Column[]::new));
       assertEquals(rows(expected), rows(actual), String.format("seed %d, round %d, checkpoint %s: the target differs "
           + "from the view's query over the tables at the checkpoint", SEED, round, checkpoint));
-      workload.change();
     }
   }
 
