@@ -130,7 +130,7 @@ public final class ViewBatch {
 
   /** The view's rows of the batch, by running the query over the new state (and the old one, for deletes). */
   public Dataset<Row> full() {
-    Dataset<Row> current = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT)));
+    Dataset<Row> current = cached(Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT))));
     Dataset<Row> previous = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.PREVIOUS)));
     steps.add("the query over the new state, and deletes of the keys only its result over the old state has");
     return output(current, false).unionByName(output(notIn(previous, current, view.targetKey(), Function.identity()),
@@ -349,7 +349,7 @@ public final class ViewBatch {
     return "`" + column.replace("`", "``") + "`";
   }
 
-  /** Rows of the batch's result read twice (written, and matched against the old state's), computed once. */
+  /** Rows of the batch's result read twice (written, and matched against the old state's): computed once. */
   private Dataset<Row> cached(Dataset<Row> rows) {
     Dataset<Row> stored = rows.persist(StorageLevel.MEMORY_AND_DISK());
     persisted.add(stored);
