@@ -18,7 +18,8 @@
 #
 # Runs one benchmark of this module:   bash benchmarks/run.sh <name> [args]
 # Without a name, lists the benchmarks. Builds the plugin and this module first (tests neither built nor run).
-# Maven's own flags may be added through MAVEN_ARGS (e.g. MAVEN_ARGS=-o for an offline machine).
+# Maven's own flags may be added through MAVEN_ARGS (e.g. MAVEN_ARGS=-o for an offline machine); BENCHMARK_JAVA_HEAP
+# sets the heap (default 3g), BENCHMARK_LOG4J another log4j2 configuration (e.g. Spark's job timings at INFO).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
