@@ -21,6 +21,9 @@ package org.apache.hudi.utilities.testutils;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +43,11 @@ public final class OrdersAndUsers {
   public final String ordersPath;
   public final String usersPath;
   public final String targetPath;
+  private static final String[] JOINED_COLUMNS = {"order_id", "user_id", "amount", "user_name", "ts"};
+
   private final Path dir;
+  /** The folder of the tables, ending in {@code /}. */
+  private final String root;
   private final Map<String, String> writeOptions;
 
   public OrdersAndUsers(Path dir, String targetName) {
@@ -54,6 +61,7 @@ public final class OrdersAndUsers {
   public OrdersAndUsers(Path dir, String tablesRoot, String targetName) {
     String root = tablesRoot.endsWith("/") ? tablesRoot : tablesRoot + "/";
     this.dir = dir;
+    this.root = root;
     this.ordersPath = root + "orders";
     this.usersPath = root + "users";
     this.targetPath = root + targetName;
@@ -61,11 +69,29 @@ public final class OrdersAndUsers {
   }
 
   private OrdersAndUsers(OrdersAndUsers tables, Map<String, String> writeOptions) {
-    this.dir = tables.dir;
+    this(tables, tables.dir, tables.targetPath, writeOptions);
+  }
+
+  private OrdersAndUsers(OrdersAndUsers tables, Path dir, String targetPath, Map<String, String> writeOptions) {
+    this.dir = dir;
+    this.root = tables.root;
     this.ordersPath = tables.ordersPath;
     this.usersPath = tables.usersPath;
-    this.targetPath = tables.targetPath;
+    this.targetPath = targetPath;
     this.writeOptions = writeOptions;
+  }
+
+  /**
+   * The same sources, written with the same options, feeding another target: {@code targetName} beside them, its
+   * job's properties and SQL files in {@code jobDir} (created here), so that several jobs read the same commits.
+   */
+  public OrdersAndUsers withTarget(Path jobDir, String targetName) {
+    try {
+      Files.createDirectories(jobDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new OrdersAndUsers(this, jobDir, root + targetName, writeOptions);
   }
 
   /** The same tables, written with the metadata table's column stats, which data skipping reads. */
@@ -161,11 +187,36 @@ public final class OrdersAndUsers {
    * inner join of the sources read with time travel at them.
    */
   public void assertTargetIsTheJoinAt(String ordersInstant, String usersInstant) {
-    assertEquals("orders=" + ordersInstant + ",users=" + usersInstant, HudiTables.lastCheckpoint(targetPath));
-    String[] columns = {"order_id", "user_id", "amount", "user_name", "ts"};
-    List<String> expected = sorted(ExactJoins.recomputedAsOf(SharedSpark.session(), ordersPath, ordersInstant,
-        usersPath, usersInstant).selectExpr(columns));
-    assertEquals(expected, sorted(SharedSpark.session().read().format("hudi").load(targetPath).selectExpr(columns)));
+    assertTargetIs(joinAt(ordersInstant, usersInstant));
+  }
+
+  /**
+   * Asserts that the target committed exactly the positions of {@code join} and equals its rows, each with its ts; for
+   * several targets of the same sources, which {@link #joinAt} recomputes once for all.
+   */
+  public void assertTargetIs(Join join) {
+    assertEquals("orders=" + join.ordersInstant + ",users=" + join.usersInstant, HudiTables.lastCheckpoint(targetPath));
+    assertEquals(join.rows, sorted(SharedSpark.session().read().format("hudi").load(targetPath)
+        .selectExpr(JOINED_COLUMNS)));
+  }
+
+  /** The inner join of the sources read with time travel at these instants, recomputed from them. */
+  public Join joinAt(String ordersInstant, String usersInstant) {
+    return new Join(ordersInstant, usersInstant, sorted(ExactJoins.recomputedAsOf(SharedSpark.session(), ordersPath,
+        ordersInstant, usersPath, usersInstant).selectExpr(JOINED_COLUMNS)));
+  }
+
+  /** The joined rows ({@code order_id, user_id, amount, user_name, ts}, sorted) of the sources at two instants. */
+  public static final class Join {
+    private final String ordersInstant;
+    private final String usersInstant;
+    private final List<String> rows;
+
+    private Join(String ordersInstant, String usersInstant, List<String> rows) {
+      this.ordersInstant = ordersInstant;
+      this.usersInstant = usersInstant;
+      this.rows = rows;
+    }
   }
 
   private static List<String> sorted(Dataset<Row> rows) {
