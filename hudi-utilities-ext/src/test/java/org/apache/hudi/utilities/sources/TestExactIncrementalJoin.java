@@ -138,7 +138,7 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
     TargetPerSetup targets = exactJoinTargets(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS, CDC_PUSHDOWNS)
         .eachJob(job -> job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
             .property("hoodie.streamer.source.hudi.users.incr.format", "cdc"))
-        .captureLogs();
+        .captureLogs("org.apache.hudi.utilities");
     roundsWithUpdatesDeletesAndKeyMoves(targets);
 
     // Views are named ..._<table index> for a delta, ..._SNAP_<table index>_<occurrence>; orders is 0, users 1.

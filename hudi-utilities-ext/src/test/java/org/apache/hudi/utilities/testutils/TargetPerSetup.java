@@ -43,7 +43,8 @@ public final class TargetPerSetup {
   private final Map<TargetTable, OrdersAndUsers> targets = new EnumMap<>(TargetTable.class);
   private final Map<TargetTable, StreamerJob> jobs = new EnumMap<>(TargetTable.class);
   private final Map<TargetTable, StringBuilder> logs = new EnumMap<>(TargetTable.class);
-  private boolean captureLogs;
+  /** The loggers whose logs each sync keeps; null: none. */
+  private String capturedLoggers;
 
   /**
    * A job per setup over the sources of {@code sources} (written with its options), each like {@code sources.job()}
@@ -75,9 +76,12 @@ public final class TargetPerSetup {
     return targets.values();
   }
 
-  /** From now on, keeps what each job logs at INFO and above while it syncs ({@link #logs}). */
-  public TargetPerSetup captureLogs() {
-    captureLogs = true;
+  /**
+   * From now on, keeps what the loggers under {@code loggerName} log at INFO and above while each job syncs
+   * ({@link #logs}).
+   */
+  public TargetPerSetup captureLogs(String loggerName) {
+    capturedLoggers = loggerName;
     return this;
   }
 
@@ -89,11 +93,11 @@ public final class TargetPerSetup {
   /** One sync round of each setup's job in this JVM, one after the other; the first failure stops the round. */
   public void syncEach() throws Exception {
     for (Map.Entry<TargetTable, StreamerJob> job : jobs.entrySet()) {
-      if (!captureLogs) {
+      if (capturedLoggers == null) {
         job.getValue().syncInProcess();
         continue;
       }
-      try (CapturedLogs captured = new CapturedLogs()) {
+      try (CapturedLogs captured = new CapturedLogs(capturedLoggers)) {
         try {
           job.getValue().syncInProcess();
         } finally {

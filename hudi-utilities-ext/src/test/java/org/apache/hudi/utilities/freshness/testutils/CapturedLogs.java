@@ -30,27 +30,62 @@ import java.io.StringWriter;
 
 /**
  * Everything logged at INFO and above, by any logger (Kafka's and Hudi's included), while it is open: proves what
- * never appears in logs.
+ * never appears in logs. Or, for tests that look for lines of their own, only what the loggers under one name log
+ * ({@link #CapturedLogs(String)}).
  */
 public final class CapturedLogs implements AutoCloseable {
 
   private static final String NAME = "freshness-test-capture";
 
   private final StringWriter text = new StringWriter();
-  private final Level previousRootLevel;
+  /** The logger whose level this capture raised to INFO, and its level before. */
+  private final LoggerConfig raised;
+  private final Level previousLevel;
+  /** Whether this capture added {@link #raised} to the configuration (removed again on close). */
+  private final boolean added;
 
   public CapturedLogs() {
     LoggerContext context = (LoggerContext) LogManager.getContext(false);
     Configuration config = context.getConfiguration();
+    WriterAppender appender = newAppender();
+    raised = config.getRootLogger();
+    previousLevel = raised.getLevel();
+    added = false;
+    raised.setLevel(Level.INFO);
+    config.getLoggers().values().forEach(logger -> logger.addAppender(appender, Level.INFO, null));
+    raised.addAppender(appender, Level.INFO, null);
+    context.updateLoggers();
+  }
+
+  /**
+   * Only what the loggers under {@code loggerName} (e.g. a package) log at INFO and above while it is open; every other
+   * logger keeps its level, so that the libraries' INFO logs are neither written nor paid for.
+   */
+  public CapturedLogs(String loggerName) {
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    Configuration config = context.getConfiguration();
+    WriterAppender appender = newAppender();
+    LoggerConfig configured = config.getLoggerConfig(loggerName);
+    added = !configured.getName().equals(loggerName);
+    raised = added ? new LoggerConfig(loggerName, Level.INFO, true) : configured;
+    previousLevel = raised.getLevel();
+    if (added) {
+      config.addLogger(loggerName, raised);
+    }
+    raised.setLevel(Level.INFO);
+    // Loggers configured below it pass their events up to it (additivity); those that do not, get the appender too.
+    config.getLoggers().values().stream()
+        .filter(logger -> logger.getName().startsWith(loggerName + ".") && !logger.isAdditive())
+        .forEach(logger -> logger.addAppender(appender, Level.INFO, null));
+    raised.addAppender(appender, Level.INFO, null);
+    context.updateLoggers();
+  }
+
+  private WriterAppender newAppender() {
     WriterAppender appender = WriterAppender.newBuilder().setName(NAME).setTarget(text)
         .setLayout(PatternLayout.newBuilder().withPattern("%p %c - %m%n%throwable").build()).build();
     appender.start();
-    LoggerConfig root = config.getRootLogger();
-    previousRootLevel = root.getLevel();
-    root.setLevel(Level.INFO);
-    config.getLoggers().values().forEach(logger -> logger.addAppender(appender, Level.INFO, null));
-    root.addAppender(appender, Level.INFO, null);
-    context.updateLoggers();
+    return appender;
   }
 
   public String text() {
@@ -63,7 +98,10 @@ public final class CapturedLogs implements AutoCloseable {
     Configuration config = context.getConfiguration();
     config.getLoggers().values().forEach(logger -> logger.removeAppender(NAME));
     config.getRootLogger().removeAppender(NAME);
-    config.getRootLogger().setLevel(previousRootLevel);
+    raised.setLevel(previousLevel);
+    if (added) {
+      config.removeLogger(raised.getName());
+    }
     context.updateLoggers();
   }
 }
