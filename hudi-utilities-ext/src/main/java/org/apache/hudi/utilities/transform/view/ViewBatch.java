@@ -55,10 +55,10 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * {@link ViewDefinition#IS_DELETED} (true deletes the target's row of its key) and {@link ViewDefinition#COMMIT_ORDER}.
  *
  * <p>Incremental: the rows of the query that can differ between the two states are those made of a changed table row
- * (see {@link LineagePlan}). For each changed table, the query is run with that table restricted to its changed keys,
- * at both states, keeping the rows made of one of them; with left outer joins, the rows of the same identity at both
- * states are added (a row whose match appeared or disappeared). A join view writes these rows as of the new state and
- * deletes the keys they had only in the old one. A grouped view recomputes, from the new state, the groups of these
+ * (see {@link LineagePlan}). The query is run once per state, keeping the rows whose lineage holds a changed key of
+ * some table; with left outer joins, the rows of the same identity at both states are added (a row whose match
+ * appeared or disappeared). A join view writes these rows as of the new state and deletes the keys they had only in the
+ * old one. A grouped view recomputes, from the new state, the groups of these
  * rows at both states (reading only their rows), and deletes those that no longer have a row (or fail HAVING).
  *
  * <p>Full: the query over the new state, and deletes of the keys its result had over the old state only.
