@@ -58,8 +58,8 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * (see {@link LineagePlan}). The query is run once per state, keeping the rows whose lineage holds a changed key of
  * some table; with left outer joins, the rows of the same identity at both states are added (a row whose match
  * appeared or disappeared). A join view writes these rows as of the new state and deletes the keys they had only in the
- * old one. A grouped view recomputes, from the new state, the groups of these
- * rows at both states (reading only their rows), and deletes those that no longer have a row (or fail HAVING).
+ * old one. A grouped view recomputes, from the new state, the groups of these rows at both states (reading only their
+ * rows), and deletes those that no longer have a row (or fail HAVING).
  *
  * <p>Full: the query over the new state, and deletes of the keys its result had over the old state only.
  */
@@ -315,14 +315,6 @@ public final class ViewBatch {
     return rows.select(seqAsJavaList(rows.queryExecution().analyzed().output()).stream()
         .map(attribute -> col(attribute.name()).as(newPrefix + attribute.name().substring(prefix.length())))
         .toArray(Column[]::new));
-  }
-
-  private static Dataset<Row> unionAll(List<Dataset<Row>> datasets) {
-    Dataset<Row> union = datasets.get(0);
-    for (Dataset<Row> dataset : datasets.subList(1, datasets.size())) {
-      union = union.unionByName(dataset);
-    }
-    return union;
   }
 
   private static Dataset<Row> output(Dataset<Row> rows, boolean deleted) {
