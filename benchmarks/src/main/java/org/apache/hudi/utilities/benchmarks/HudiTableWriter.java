@@ -73,12 +73,23 @@ final class HudiTableWriter {
     return with("hoodie.datasource.write.table.type", tableType);
   }
 
-  /** No metadata table: a write, and a read that plans from the file system, do not pay for it. */
   /** Records ordered by {@code column} instead of {@code ts}. */
   HudiTableWriter withOrderingField(String column) {
     return with("hoodie.datasource.write.precombine.field", column);
   }
 
+  /**
+   * Hudi's bucket index with {@code buckets} buckets hashed on the record key: an upsert finds a key's file group by
+   * its hash, without the Bloom index's lookup, which reads the keys of every file a key may be in. Takes effect only
+   * on the table's first write, which creates it.
+   */
+  HudiTableWriter withBucketIndex(int buckets) {
+    return with("hoodie.index.type", "BUCKET")
+        .with("hoodie.bucket.index.num.buckets", String.valueOf(buckets))
+        .with("hoodie.bucket.index.hash.field", options.get("hoodie.datasource.write.recordkey.field"));
+  }
+
+  /** No metadata table: a write, and a read that plans from the file system, do not pay for it. */
   HudiTableWriter withoutMetadataTable() {
     return with("hoodie.metadata.enable", "false");
   }

@@ -59,7 +59,7 @@ final class ViewsBenchmark implements Benchmark {
   public String description() {
     return "views over a star schema: derived incremental plan vs full recompute per change fraction; args: fact row "
         + "counts (default 100000); options fractions=0.0001,0.001,0.01,0.05,0.2 views=all (or names, '|'-separated) "
-        + "target=COPY_ON_WRITE (or MERGE_ON_READ)";
+        + "target=COPY_ON_WRITE (or MERGE_ON_READ) buckets=0 (the targets' Bloom index; N: a bucket index of N buckets)";
   }
 
   /** A view: its SQL over table placeholders and its target's record key. */
@@ -106,7 +106,7 @@ final class ViewsBenchmark implements Benchmark {
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
     SizesAndOptions options = SizesAndOptions.parse(args, 100_000,
-        Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all", "target", "COPY_ON_WRITE"));
+        Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all", "target", "COPY_ON_WRITE", "buckets", "0"));
     SparkSession spark = LocalSpark.start("views-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<View> chosen = new ArrayList<>();
@@ -128,6 +128,9 @@ final class ViewsBenchmark implements Benchmark {
           String fullTarget = dir.tablePath("target-full");
           HudiTableWriter target = HudiTableWriter.nonPartitioned("target", view.key).withOrderingField("commit_order")
               .withTableType(options.option("target")).withoutMetadataTable();
+          if (options.intOption("buckets") > 0) {
+            target = target.withBucketIndex(options.intOption("buckets"));
+          }
           String sqlFile = dir.sqlFile(view.sql);
           Dataset<Row> initial = star.batch(sqlFile, view.key, "FULL", Option.empty()).rows;
           initial.persist();
@@ -158,6 +161,7 @@ final class ViewsBenchmark implements Benchmark {
     }
     out.println("Views: derived incremental plan (STRICT) vs full recompute (FULL), one batch per change fraction of the "
         + "fact (and of the dimensions), each contender upserting into its own " + options.option("target") + " target "
+        + (options.intOption("buckets") > 0 ? "(bucket index, " + options.option("buckets") + " buckets) " : "(Bloom index) ")
         + "(compute: the batch's rows computed and cached; the batch: computed and written); the targets are compared "
         + "after every batch; AUTO's choice at its default threshold; local[2]");
     out.println(table);

@@ -91,7 +91,14 @@ public final class ViewTableReader {
     Dataset<Row> after = withoutMetaColumns(TableSnapshot.asOf(spark, table, path, next, delta));
     boolean unchanged = !next.isPresent() || next.equals(previous);
     if (unchanged) {
-      return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0, 0);
+      // Sized by the last commit of its state, so that AUTO knows the rows of a table a batch did not change.
+      Map<HoodieInstant, HoodieCommitMetadata> last = new LinkedHashMap<>();
+      if (previous.isPresent() && !previous.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+        timeline.completedCommits().findInstantsBeforeOrEquals(previous.get()).lastInstant()
+            .ifPresent(instant -> last.put(instant, timeline.commitMetadata(instant)));
+      }
+      return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0,
+          estimatedRows(before, last));
     }
     List<HoodieInstant> window = window(timeline, previous, next.get());
     // Each window commit's metadata, read once for the delete check and the size estimate.
@@ -112,12 +119,8 @@ public final class ViewTableReader {
     }
     long recordsWritten = timeline.writtenBy(window.stream().map(HoodieInstant::getTimestamp)
         .collect(Collectors.toSet())).records();
-    // The files' size, from the scan: Spark scales a projection's estimate down by the columns it drops.
-    double bytes = seqAsJavaList(after.queryExecution().optimizedPlan().collectLeaves()).stream()
-        .mapToDouble(leaf -> leaf.stats().sizeInBytes().doubleValue()).sum();
-    long estimatedRows = (long) (bytes * recordsPerByte(metadata));
     return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
-        estimatedRows);
+        estimatedRows(after, metadata));
   }
 
   public String table() {
@@ -137,7 +140,10 @@ public final class ViewTableReader {
     return recordsWritten;
   }
 
-  /** The table's rows as of the batch's position, estimated from its files' size and the window's records per byte. */
+  /**
+   * The table's rows as of the batch's position, estimated from its files' size and the records per byte of the
+   * window's commits (of its last commit, for a table the batch did not change).
+   */
   public long estimatedRows() {
     return estimatedRows;
   }
@@ -162,6 +168,14 @@ public final class ViewTableReader {
       }
     }
     return false;
+  }
+
+  /** The rows of a state: its files' size times the records per byte of the commits' base files. */
+  private static long estimatedRows(Dataset<Row> state, Map<HoodieInstant, HoodieCommitMetadata> commits) {
+    // The files' size, from the scan: Spark scales a projection's estimate down by the columns it drops.
+    double bytes = seqAsJavaList(state.queryExecution().optimizedPlan().collectLeaves()).stream()
+        .mapToDouble(leaf -> leaf.stats().sizeInBytes().doubleValue()).sum();
+    return (long) (bytes * recordsPerByte(commits));
   }
 
   /** Records per byte of the base files the window wrote (a base file's write stat counts all its records). */

@@ -156,6 +156,8 @@ final class MultiTableView {
     ConfigProperty<Double> threshold = definition.isGrouped() ? HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION_GROUPED
         : HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION;
     double maxFraction = ConfigValues.doubleValue(properties, threshold, "run the view of " + sqlFile);
+    long overheadRows = ConfigValues.atLeast(properties, HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS, 0,
+        "run the view of " + sqlFile);
     ChangeEstimate estimate = ChangeEstimate.of(readers.values());
     boolean incremental;
     String reason;
@@ -169,9 +171,12 @@ final class MultiTableView {
       incremental = false;
       reason = "the query cannot be maintained incrementally: " + definition.refusal().get();
     } else {
-      incremental = estimate.fraction <= maxFraction;
-      reason = String.format(Locale.ROOT, "%s %s %s=%.4f%%", estimate, incremental ? "<=" : ">", threshold.key(),
-          100 * maxFraction);
+      double limit = estimate.limit(maxFraction, overheadRows);
+      incremental = estimate.fraction <= limit;
+      reason = String.format(Locale.ROOT, "%s %s the limit %.4f%% (%s=%.4f%% less %s=%d over the ~%d rows of %s)",
+          estimate, incremental ? "<=" : ">", 100 * limit, threshold.key(), 100 * maxFraction,
+          HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS.key(), overheadRows, estimate.largestRows,
+          estimate.largestTable);
     }
     Dataset<Row> rows = incremental ? viewBatch.incremental() : viewBatch.full();
     persisted.addAll(viewBatch.persisted());
@@ -183,20 +188,33 @@ final class MultiTableView {
     return rows;
   }
 
-  /** The change of a batch against its tables, from commit metadata: records written over estimated rows, summed. */
+  /**
+   * The change of a batch against its tables, from commit metadata: records written over estimated rows, summed; and
+   * the view's largest table, whose rows a full recompute reads and, for a join view, rewrites.
+   */
   static final class ChangeEstimate {
     private final double fraction;
+    private final String largestTable;
+    private final long largestRows;
     private final String text;
 
-    private ChangeEstimate(double fraction, String text) {
+    private ChangeEstimate(double fraction, String largestTable, long largestRows, String text) {
       this.fraction = fraction;
+      this.largestTable = largestTable;
+      this.largestRows = largestRows;
       this.text = text;
     }
 
     static ChangeEstimate of(Iterable<ViewTableReader> readers) {
       double fraction = 0;
+      String largestTable = "";
+      long largestRows = 0;
       List<String> parts = new ArrayList<>();
       for (ViewTableReader reader : readers) {
+        if (reader.estimatedRows() >= largestRows) {
+          largestTable = reader.table();
+          largestRows = reader.estimatedRows();
+        }
         if (reader.recordsWritten() == 0) {
           continue;
         }
@@ -204,8 +222,17 @@ final class MultiTableView {
         parts.add(String.format(Locale.ROOT, "%s %d records written of ~%d rows", reader.table(),
             reader.recordsWritten(), reader.estimatedRows()));
       }
-      return new ChangeEstimate(fraction, String.format(Locale.ROOT, "estimated change %.4f%% (%s)", 100 * fraction,
-          parts.isEmpty() ? "no table changed" : String.join(", ", parts)));
+      return new ChangeEstimate(fraction, largestTable, largestRows, String.format(Locale.ROOT,
+          "estimated change %.4f%% (%s)", 100 * fraction, parts.isEmpty() ? "no table changed" : String.join(", ", parts)));
+    }
+
+    /**
+     * The largest change computed incrementally: {@code maxFraction} less the incremental plan's fixed cost, {@code
+     * overheadRows} rows of the largest table, as a fraction of that table. On a small table a full recompute rewrites
+     * little, so its cost is soon below the incremental plan's.
+     */
+    double limit(double maxFraction, long overheadRows) {
+      return maxFraction - (double) overheadRows / Math.max(1, largestRows);
     }
 
     @Override

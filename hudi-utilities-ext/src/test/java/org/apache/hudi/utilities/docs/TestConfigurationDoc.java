@@ -86,6 +86,7 @@ class TestConfigurationDoc {
       "hoodie.streamer.transformer.view.strategy",
       "hoodie.streamer.transformer.view.auto.max.change.fraction",
       "hoodie.streamer.transformer.view.auto.max.change.fraction.grouped",
+      "hoodie.streamer.transformer.view.auto.incremental.overhead.rows",
       "hoodie.streamer.transformer.view.max.listed.keys");
 
   @Test

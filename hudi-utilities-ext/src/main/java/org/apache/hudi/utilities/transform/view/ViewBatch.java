@@ -350,14 +350,16 @@ public final class ViewBatch {
 
   /**
    * Rows a batch uses several times: collected when at most maxListedKeys (then held as a local dataset), persisted
-   * otherwise.
+   * otherwise. Persisted before they are counted, so that rows found by a shuffle (a table's deleted keys compare two
+   * key scans) are not found again when used.
    */
   private Rows rows(Dataset<Row> dataset) {
-    List<Row> first = dataset.limit(maxListedKeys + 1).collectAsList();
+    Dataset<Row> stored = dataset.persist(StorageLevel.MEMORY_AND_DISK());
+    List<Row> first = stored.limit(maxListedKeys + 1).collectAsList();
     if (first.size() <= maxListedKeys) {
+      stored.unpersist();
       return new Rows(spark.createDataFrame(first, dataset.schema()), Option.of(first));
     }
-    Dataset<Row> stored = dataset.persist(StorageLevel.MEMORY_AND_DISK());
     persisted.add(stored);
     LOG.info("Persisted more than {} rows for the view's batch: {}", maxListedKeys, dataset.columns());
     return new Rows(stored, Option.empty());

@@ -91,9 +91,10 @@ class TestViewsThroughStreamer {
   }
 
   /**
-   * Given a view job with Hudi's in-memory metrics reporter, when batches run under FULL, STRICT and AUTO with no change
-   * allowed, then each batch's decision (1 incremental, 0 full recompute) and the change it estimated are the target's
-   * gauges, and the target is the view at the checkpoint after each.
+   * Given a view job with Hudi's in-memory metrics reporter, when batches run under FULL, STRICT, and AUTO with no
+   * change allowed, with every change allowed, and with every change allowed but an incremental overhead beyond the
+   * tables' rows, then each batch's decision (1 incremental, 0 full recompute) and the change it estimated are the
+   * target's gauges, and the target is the view at the checkpoint after each.
    */
   @Test
   void eachBatchsStrategyIsPublishedAsTheTargetsMetric() throws Exception {
@@ -101,19 +102,41 @@ class TestViewsThroughStreamer {
         + "ON o.user_id = u.user_id";
     ViewJob view = new ViewJob(sql, "order_id", "COPY_ON_WRITE", Map.of("hoodie.metrics.on", "true",
         "hoodie.metrics.reporter.type", "INMEMORY"));
-    Map<String, ViewStrategy> strategies = new LinkedHashMap<>();
-    strategies.put("FULL", ViewStrategy.FULL);
-    strategies.put("STRICT", ViewStrategy.STRICT);
-    strategies.put("AUTO, no change allowed", ViewStrategy.AUTO);
+    List<StrategyBatch> batches = Arrays.asList(
+        new StrategyBatch("FULL", ViewStrategy.FULL, "0", "0", false),
+        new StrategyBatch("STRICT", ViewStrategy.STRICT, "0", "0", true),
+        new StrategyBatch("AUTO, no change allowed", ViewStrategy.AUTO, "0", "0", false),
+        new StrategyBatch("AUTO, every change allowed", ViewStrategy.AUTO, "100", "0", true),
+        new StrategyBatch("AUTO, every change allowed less an overhead of a billion rows", ViewStrategy.AUTO, "100",
+            "1000000000", false));
     int round = 0;
-    for (Map.Entry<String, ViewStrategy> strategy : strategies.entrySet()) {
-      view.job.property(HoodieViewConfig.STRATEGY.key(), strategy.getValue().name())
-          .property(HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), "0");
+    for (StrategyBatch batch : batches) {
+      view.job.property(HoodieViewConfig.STRATEGY.key(), batch.strategy.name())
+          .property(HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), batch.maxChangeFraction)
+          .property(HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS.key(), batch.overheadRows);
       view.syncRound(round++);
-      assertEquals(strategy.getValue() == ViewStrategy.STRICT ? 1.0 : 0.0,
-          TargetGauges.doubleValue(view.target, ViewMetrics.INCREMENTAL), strategy.getKey());
+      assertEquals(batch.incremental ? 1.0 : 0.0, TargetGauges.doubleValue(view.target, ViewMetrics.INCREMENTAL),
+          batch.name);
       double estimated = TargetGauges.doubleValue(view.target, ViewMetrics.ESTIMATED_CHANGE);
-      assertTrue(estimated > 0, strategy.getKey() + ": every table changed, estimated " + estimated);
+      assertTrue(estimated > 0, batch.name + ": every table changed, estimated " + estimated);
+    }
+  }
+
+  /** One batch of the strategy test: its settings and whether it must run incrementally. */
+  private static final class StrategyBatch {
+    private final String name;
+    private final ViewStrategy strategy;
+    private final String maxChangeFraction;
+    private final String overheadRows;
+    private final boolean incremental;
+
+    StrategyBatch(String name, ViewStrategy strategy, String maxChangeFraction, String overheadRows,
+                  boolean incremental) {
+      this.name = name;
+      this.strategy = strategy;
+      this.maxChangeFraction = maxChangeFraction;
+      this.overheadRows = overheadRows;
+      this.incremental = incremental;
     }
   }
 
