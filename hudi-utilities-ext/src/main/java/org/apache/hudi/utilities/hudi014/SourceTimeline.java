@@ -45,6 +45,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One source table's timeline as loaded once for one batch, on Hudi 0.14: its meta client, its completed commits
@@ -176,16 +178,26 @@ public final class SourceTimeline {
    * @throws HoodieIOException if a commit's metadata cannot be read
    */
   public WrittenData writtenBy(Collection<String> instants) {
+    return writtenIn(completed.getInstants().stream().filter(instant -> instants.contains(instant.getTimestamp()))
+        .map(this::commitMetadata).collect(Collectors.toList()));
+  }
+
+  /** What commits wrote, from their metadata already read. */
+  public static WrittenData writtenIn(Collection<HoodieCommitMetadata> commits) {
     WrittenData written = WrittenData.NONE;
-    for (HoodieInstant instant : completed.getInstants()) {
-      if (instants.contains(instant.getTimestamp())) {
-        for (HoodieWriteStat stat : commitMetadata(instant).getWriteStats()) {
-          written = written.plus(new WrittenData(1, stat.getTotalWriteBytes(),
-              stat.getNumInserts() + stat.getNumUpdateWrites() + stat.getNumDeletes()));
-        }
+    for (HoodieCommitMetadata metadata : commits) {
+      for (HoodieWriteStat stat : metadata.getWriteStats()) {
+        written = written.plus(new WrittenData(1, stat.getTotalWriteBytes(),
+            stat.getNumInserts() + stat.getNumUpdateWrites() + stat.getNumDeletes()));
       }
     }
     return written;
+  }
+
+  /** The completed commits' instants after a position, oldest first. */
+  public List<String> completedInstantsAfter(String position) {
+    return completed.findInstantsAfter(position, Integer.MAX_VALUE).getInstantsAsStream().map(HoodieInstant::getTimestamp)
+        .collect(Collectors.toList());
   }
 
   /** The first completed instant of the active timeline; empty if there is none. */

@@ -39,7 +39,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
@@ -101,7 +100,7 @@ public final class ViewTableReader {
           estimatedRows(before, last));
     }
     List<HoodieInstant> window = window(timeline, previous, next.get());
-    // Each window commit's metadata, read once for the delete check and the size estimate.
+    // Each window commit's metadata, read once for the delete check, the records written and the size estimate.
     Map<HoodieInstant, HoodieCommitMetadata> metadata = new LinkedHashMap<>();
     window.forEach(instant -> metadata.put(instant, timeline.commitMetadata(instant)));
     Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
@@ -117,8 +116,7 @@ public final class ViewTableReader {
         changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
       }
     }
-    long recordsWritten = timeline.writtenBy(window.stream().map(HoodieInstant::getTimestamp)
-        .collect(Collectors.toSet())).records();
+    long recordsWritten = SourceTimeline.writtenIn(metadata.values()).records();
     return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
         estimatedRows(after, metadata));
   }
