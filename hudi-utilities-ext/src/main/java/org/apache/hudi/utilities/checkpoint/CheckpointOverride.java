@@ -69,6 +69,17 @@ public final class CheckpointOverride {
     return override.toString();
   }
 
+  /**
+   * @param moves per table to move: an instant, {@code LATEST} or {@code EARLIEST}
+   * @return the instants the moves name, by table; tables reset to LATEST or EARLIEST left out
+   */
+  public static Map<String, String> movedPositions(MultiTableCheckpointManager grammar, Map<String, String> moves) {
+    Map<String, String> positions = new TreeMap<>();
+    moves.forEach((table, move) -> grammar.parseRequest(table + MultiTableCheckpointManager.POSITION_SEPARATOR + move)
+        .positions().position(table).ifPresent(instant -> positions.put(table, instant)));
+    return positions;
+  }
+
   private static List<String> without(MultiTableCheckpoint positions, String table) {
     List<String> kept = new ArrayList<>(positions.tables());
     kept.remove(table);

@@ -104,7 +104,9 @@ public final class CheckpointCli {
       if (command.equals("show")) {
         return tool.show(conf, options.job.targetBasePath, out);
       }
-      out.println("--checkpoint '" + tool.override(conf, options.job.targetBasePath, moves(options.moves)) + "'");
+      Map<String, String> moves = moves(options.moves);
+      out.println("--checkpoint '" + tool.override(conf, options.job.targetBasePath, moves) + "'");
+      tool.notesOnPositions(conf, moves).forEach(out::println);
       return CommandLine.SUCCESS;
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
@@ -148,6 +150,29 @@ public final class CheckpointCli {
   String override(MultiTableReadConf conf, String targetBasePath, Map<String, String> moves) {
     StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
     return CheckpointOverride.build(conf.checkpoints(), conf.tableNames(), stored.checkpoint(), moves);
+  }
+
+  /**
+   * What the next batch reads of each table moved to an instant that is not one of its commits (a time, or by mistake
+   * another table's instant): the table's commits after it.
+   */
+  List<String> notesOnPositions(MultiTableReadConf conf, Map<String, String> moves) {
+    List<String> notes = new ArrayList<>();
+    for (Map.Entry<String, String> moved : CheckpointOverride.movedPositions(conf.checkpoints(), moves).entrySet()) {
+      String table = moved.getKey();
+      String position = moved.getValue();
+      Option<SourceTimeline> timeline = SourceTimeline.load(conf.table(table).get().path(), hadoopConf);
+      if (!timeline.isPresent() || timeline.get().completedCommits().containsInstant(position)) {
+        continue;
+      }
+      List<String> after = timeline.get().completedInstantsAfter(position);
+      notes.add(String.format("Note: %s=%s is not a commit of %s: %s", table, position, table, after.isEmpty()
+          ? "no commit of " + table + " follows it yet; its next batch reads the commits that complete later with a "
+          + "later instant time"
+          : String.format("its next batch reads the %d commits of %s after it (%s to %s)", after.size(), table,
+          after.get(0), after.get(after.size() - 1))));
+    }
+    return notes;
   }
 
   private String age(SourceTimeline timeline, String position) {

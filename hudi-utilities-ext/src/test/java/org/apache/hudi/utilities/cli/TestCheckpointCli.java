@@ -85,7 +85,7 @@ class TestCheckpointCli extends OrdersAndUsersPipeline {
   @Test
   void overrideMovesTheNamedTablesKeepsTheOthersAndTheStreamerAppliesIt() throws Exception {
     String orders1 = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
-    tables.users(user("u1", "alice", 1L));
+    String users1 = tables.users(user("u1", "alice", 1L));
     job.syncInProcess();
     String users2 = tables.users(user("u2", "bob", 2L));
 
@@ -95,9 +95,13 @@ class TestCheckpointCli extends OrdersAndUsersPipeline {
     job.checkpoint("orders=" + orders1 + ",users=LATEST").syncInProcess();
     assertEquals("orders=" + orders1 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
 
+    // users moved to an instant of orders (a mistake, or a time): allowed, and the tool says what users' next batch reads.
     CapturedRun earliest = run("override", "--props", props, "--target-base-path", tables.targetPath,
         "--set", "orders=EARLIEST", "--set", "users=" + orders1);
-    assertEquals("--checkpoint 'users=" + orders1 + ",orders=EARLIEST'\n", earliest.output);
+    assertEquals(0, earliest.exitCode, earliest.output);
+    assertEquals("--checkpoint 'users=" + orders1 + ",orders=EARLIEST'\nNote: users=" + orders1 + " is not a commit of "
+        + "users: its next batch reads the 2 commits of users after it (" + users1 + " to " + users2 + ")\n",
+        earliest.output);
 
     CapturedRun unknown = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "items=LATEST");
     assertEquals(2, unknown.exitCode, unknown.output);

@@ -102,10 +102,16 @@ class TestFreshnessChart {
     assertTrue(pixels(image, FreshnessChart.SLA_COLOR) > 300, "the SLA line: "
         + pixels(image, FreshnessChart.SLA_COLOR) + " pixels");
     assertEquals(0, pixels(image, FreshnessChart.SOURCE_COLORS.get(2)), "a third source's colour");
-    // Image rows grow downwards: the late source reaches higher than the caught-up one, drawn at 0 near the bottom.
+    // Image rows grow downwards. orders' lag rises from 5 to 95 minutes: it starts under the 60-minute SLA line and
+    // ends over it; users, caught up, stays at 0 under both.
+    int slaRow = topRow(image, FreshnessChart.SLA_COLOR);
     int usersTop = topRow(image, users);
     assertTrue(usersTop < Integer.MAX_VALUE, "users' line above the legend");
-    assertTrue(topRow(image, orders) < usersTop, "orders above users: " + topRow(image, orders) + " < " + usersTop);
+    assertTrue(topRow(image, orders) < slaRow, "orders' highest point over the SLA line: " + topRow(image, orders)
+        + " < " + slaRow);
+    assertTrue(leftmostRow(image, orders) > slaRow, "orders' first point under the SLA line: "
+        + leftmostRow(image, orders) + " > " + slaRow);
+    assertTrue(usersTop > slaRow, "users under the SLA line: " + usersTop + " > " + slaRow);
     assertTrue(printed.toString(StandardCharsets.UTF_8).contains("Drew 10 history entries of pipeline 'joined'"));
   }
 
@@ -132,6 +138,18 @@ class TestFreshnessChart {
       }
     }
     return count;
+  }
+
+  /** The row of the leftmost pixel of the colour (the topmost of that column); the legend's band left out. */
+  private static int leftmostRow(BufferedImage image, Color color) {
+    for (int x = 0; x < image.getWidth(); x++) {
+      for (int y = 0; y < image.getHeight() * 7 / 8; y++) {
+        if ((image.getRGB(x, y) & 0xffffff) == (color.getRGB() & 0xffffff)) {
+          return y;
+        }
+      }
+    }
+    return -1;
   }
 
   /** The first row, from the top, holding a pixel of the colour; the last eighth, the legend's band, left out. */

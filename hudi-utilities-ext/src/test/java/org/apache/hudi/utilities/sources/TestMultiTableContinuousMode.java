@@ -36,6 +36,7 @@ import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalog.Table;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +60,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -73,6 +77,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are those of the last round, as is the freshness callback's measurement. A graceful stop leaves no pending instant on
  * the target and ends the Streamer's thread. With async clustering of the target, no row is lost or duplicated across
  * clusterings, and a clustering plan left pending by a stop is completed by the next start.
+ *
+ * <p>The long run keeps Hudi's metadata table on every table (its default, kept on by users for file listing); the
+ * other tests turn it off.
  */
 class TestMultiTableContinuousMode {
 
@@ -88,6 +95,14 @@ class TestMultiTableContinuousMode {
   private static final long IDLE_TIMEOUT_MS = 2_000;
   private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
   private static final List<String> TABLES = List.of("a", "b");
+  private static final String SOAK_ROUNDS_PROPERTY = "soak.rounds";
+  private static final int SOAK_ROUNDS = 50;
+  private static final int SOAK_ROUNDS_PER_COMMIT = 5;
+  /** A megabyte a round: what a leaked cached batch or a retained plan per round would cost, and more. */
+  private static final double MAX_HEAP_GROWTH_PER_ROUND = 1 << 20;
+  /** Threads, by name without digits, that Hudi 0.14's Streamer adds per committing round (see the soak test). */
+  private static final Set<String> HUDI_STREAMER_THREADS_GROWING = Set.of("TimelineService-JettyScheduler-",
+      "pool--thread-");
 
   @TempDir
   Path dir;
@@ -96,14 +111,14 @@ class TestMultiTableContinuousMode {
   void roundsOfOneStreamerProcessKeepTheTargetExactAndStopWithoutPendingInstants() throws Exception {
     long started = System.nanoTime();
     String targetPath = dir.resolve("target").toUri().toString();
-    List<Source> sources = sources(dir);
+    List<Source> sources = sources(dir, false);
     Writer writer = new Writer(sources, new Random(42));
     // The cleaner of a has run before the first round, so that a's retention gauges are published from the second on.
     for (int i = 0; i <= SOURCE_COMMITS_RETAINED; i++) {
       writer.write(sources.get(0), true);
     }
     writer.write(sources.get(1), true);
-    StreamerJob job = job(dir, targetPath, sources);
+    StreamerJob job = job(dir, targetPath, sources, false);
 
     long tempViewsBefore = tempViews();
     // Gauges of each round, read in the Streamer's thread right after the round: the source's retention headroom of a,
@@ -152,6 +167,134 @@ class TestMultiTableContinuousMode {
   }
 
   /**
+   * A long run: one Streamer process for {@value #SOAK_ROUNDS} rounds ({@code -Dsoak.rounds=N} for more), a source
+   * commit after every {@value #SOAK_ROUNDS_PER_COMMIT}th round (a and b in turn): most rounds find nothing new, as a
+   * continuous job mostly does, the others read, write and commit; the target compacted, the sources cleaned and
+   * archived as the rounds go. After each round, in the Streamer's thread: the heap after a
+   * full GC, the JVM's live threads (by name), its open file descriptors and the session's temporary views. From the
+   * first quarter of the rounds on (caches and pools warmed), the heap's least-squares slope over the rounds stays under
+   * a megabyte a round, temporary views do not grow, and no thread other than Hudi's two below is added.
+   *
+   * <p>Found by this test, and only reported (see the log line "Soak:"): Hudi 0.14's Streamer adds about 1.5 threads and
+   * 0.3 open files per committing round, named {@code TimelineService-JettyScheduler-N} (the embedded timeline
+   * service's) and {@code pool-N-thread-M}, with or without the metadata table and without this plugin's commit callback;
+   * the sources' writers in this JVM add none. Not attributed to a Hudi class yet.
+   */
+  @Test
+  void longRunKeepsHeapThreadsOpenFilesAndTemporaryViewsFlat() throws Exception {
+    int rounds = Integer.getInteger(SOAK_ROUNDS_PROPERTY, SOAK_ROUNDS);
+    String targetPath = dir.resolve("target").toUri().toString();
+    List<Source> sources = sources(dir, true);
+    Writer writer = new Writer(sources, new Random(11));
+    sources.forEach(source -> writer.write(source, true));
+    StreamerJob job = job(dir, targetPath, sources, true);
+    List<ResourceSample> samples = new CopyOnWriteArrayList<>();
+    StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS, () -> {
+      if (samples.size() < rounds) {
+        samples.add(ResourceSample.take());
+        if (samples.size() % SOAK_ROUNDS_PER_COMMIT == 1) {
+          writer.write(sources.get(samples.size() / SOAK_ROUNDS_PER_COMMIT % sources.size()), true);
+        }
+      }
+    });
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(20L * rounds).toNanos();
+      while (samples.size() < rounds) {
+        assertTrue(run.isRunning(), () -> "the Streamer stopped after " + samples.size() + " rounds: " + run.failure());
+        assertTrue(System.nanoTime() < deadline, "only " + samples.size() + " of " + rounds + " rounds in time");
+        Thread.sleep(500);
+      }
+      awaitCatchUp(run, targetPath, sources);
+    } finally {
+      assertTrue(run.stopGracefully(Duration.ofSeconds(120)), "the Streamer's thread did not end after the stop");
+    }
+    assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
+    List<ResourceSample> settled = samples.subList(rounds / 4, rounds);
+    double heapSlope = slope(settled, sample -> sample.heapAfterGc);
+    double threadSlope = slope(settled, sample -> sample.threads);
+    double fileSlope = slope(settled, sample -> sample.openFiles);
+    double viewSlope = slope(settled, sample -> sample.tempViews);
+    LOG.info("Soak: {} rounds, {} target delta commits, {} source commits; from round {} on, per round: heap {} KB, "
+            + "threads {}, open files {}, temporary views {}; first and last sample: {} / {}", run.rounds(),
+        ingestionCommits(targetPath).size(), writer.commits, rounds / 4 + 1, Math.round(heapSlope / 1024),
+        String.format("%.3f", threadSlope), String.format("%.3f", fileSlope), String.format("%.3f", viewSlope),
+        settled.get(0), settled.get(settled.size() - 1));
+    assertTrue(heapSlope < MAX_HEAP_GROWTH_PER_ROUND, "the heap after GC grows by " + Math.round(heapSlope / 1024)
+        + " KB a round: " + samples);
+    Map<String, Long> threadsGrown = settled.get(settled.size() - 1).threadsGrownSince(settled.get(0));
+    LOG.info("Soak: threads added from round {} on, by name: {}", rounds / 4 + 1, threadsGrown);
+    threadsGrown.keySet().removeAll(HUDI_STREAMER_THREADS_GROWING);
+    assertTrue(threadsGrown.values().stream().mapToLong(Long::longValue).sum() <= 1, "threads added from round "
+        + (rounds / 4 + 1) + " on, by name, besides Hudi's " + HUDI_STREAMER_THREADS_GROWING + ": " + threadsGrown
+        + "; samples " + samples);
+    assertEquals(0.0, viewSlope, "temporary views grow by " + viewSlope + " a round: " + samples);
+    assertExactAtLatest(targetPath, sources);
+  }
+
+  /** Least-squares slope of a measure over consecutive rounds, per round. */
+  private static double slope(List<ResourceSample> samples, ToLongFunction<ResourceSample> measure) {
+    int n = samples.size();
+    double meanX = (n - 1) / 2.0;
+    double meanY = samples.stream().mapToLong(measure).average().orElse(0);
+    double covariance = 0;
+    double variance = 0;
+    for (int i = 0; i < n; i++) {
+      covariance += (i - meanX) * (measure.applyAsLong(samples.get(i)) - meanY);
+      variance += (i - meanX) * (i - meanX);
+    }
+    return variance == 0 ? 0 : covariance / variance;
+  }
+
+  /** What the JVM holds after one round. */
+  private static final class ResourceSample {
+    private final long heapAfterGc;
+    private final long threads;
+    private final long openFiles;
+    private final long tempViews;
+    /** Live threads by name, digits dropped (pool-12-thread-3 counts as pool--thread-). */
+    private final Map<String, Long> threadsByName;
+
+    private ResourceSample(long heapAfterGc, long threads, long openFiles, long tempViews,
+                           Map<String, Long> threadsByName) {
+      this.heapAfterGc = heapAfterGc;
+      this.threads = threads;
+      this.openFiles = openFiles;
+      this.tempViews = tempViews;
+      this.threadsByName = threadsByName;
+    }
+
+    /** The thread names whose count grew since an earlier sample, with the growth. */
+    Map<String, Long> threadsGrownSince(ResourceSample earlier) {
+      Map<String, Long> grown = new TreeMap<>();
+      threadsByName.forEach((name, count) -> {
+        long growth = count - earlier.threadsByName.getOrDefault(name, 0L);
+        if (growth > 0) {
+          grown.put(name, growth);
+        }
+      });
+      return grown;
+    }
+
+    static ResourceSample take() {
+      System.gc();
+      long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      long openFiles = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+          .getOpenFileDescriptorCount();
+      Map<String, Long> threadsByName = Thread.getAllStackTraces().keySet().stream()
+          .collect(Collectors.groupingBy(thread -> thread.getName().replaceAll("\\d", ""), TreeMap::new,
+              Collectors.counting()));
+      return new ResourceSample(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFiles, tempViews(),
+          threadsByName);
+    }
+
+    @Override
+    public String toString() {
+      return String.format("heap %d MB, %d threads, %d files, %d views", heapAfterGc >> 20, threads, openFiles,
+          tempViews);
+    }
+  }
+
+  /**
    * Async clustering of the target ({@code hoodie.clustering.async.enabled}): the Streamer schedules a plan after a
    * round once enough commits followed the last clustering, and its clustering thread executes the plans one at a time
    * while rounds go on. A graceful stop ({@code HoodieStreamer.shutdownGracefully}) ends the rounds, then lets the
@@ -175,10 +318,10 @@ class TestMultiTableContinuousMode {
   void asyncClusteringOfTheTargetLosesNoRowAndTheNextStartCompletesPlansLeftPending() throws Exception {
     long started = System.nanoTime();
     String targetPath = dir.resolve("target").toUri().toString();
-    List<Source> sources = sources(dir);
+    List<Source> sources = sources(dir, false);
     Writer writer = new Writer(sources, new Random(7));
     sources.forEach(source -> writer.write(source, true));
-    StreamerJob job = job(dir, targetPath, sources)
+    StreamerJob job = job(dir, targetPath, sources, false)
         .property("hoodie.clustering.async.enabled", "true")
         .property("hoodie.clustering.async.max.commits", String.valueOf(CLUSTERING_MAX_COMMITS))
         // Every file group of the target is small: each plan takes them all and writes one.
@@ -270,16 +413,23 @@ class TestMultiTableContinuousMode {
     assertEquals(0, new HoodieClusteringJob(SharedSpark.jsc(), config).cluster(0), "HoodieClusteringJob --mode schedule");
   }
 
-  /** The sources of both tests: a COPY_ON_WRITE table a and a MERGE_ON_READ table b. */
-  private static List<Source> sources(Path dir) {
-    return List.of(new Source("a", "COPY_ON_WRITE", dir), new Source("b", "MERGE_ON_READ", dir));
+  /**
+   * The sources of both tests: a COPY_ON_WRITE table a and a MERGE_ON_READ table b.
+   *
+   * @param metadataTable whether their writers keep Hudi's metadata table (its default, which users keep on for file
+   *                      listing), so that the source lists and reads them through it
+   */
+  private static List<Source> sources(Path dir, boolean metadataTable) {
+    return List.of(new Source("a", "COPY_ON_WRITE", dir, metadataTable),
+        new Source("b", "MERGE_ON_READ", dir, metadataTable));
   }
 
   /**
    * The job of both tests: a MERGE_ON_READ target (compacted asynchronously by the Streamer every 2 delta commits, new
-   * keys in new file groups) joining the sources with the union SQL, under commit-time alignment.
+   * keys in new file groups) joining the sources with the union SQL, under commit-time alignment; with or without the
+   * target's metadata table.
    */
-  private static StreamerJob job(Path dir, String targetPath, List<Source> sources) {
+  private static StreamerJob job(Path dir, String targetPath, List<Source> sources, boolean metadataTable) {
     StreamerJob job = new StreamerJob(dir, targetPath)
         .tableType("MERGE_ON_READ")
         .transformers(MultiDatasetSqlFileTransformer.class.getName())
@@ -287,7 +437,7 @@ class TestMultiTableContinuousMode {
         .property(HoodieIncrMultiSourceConfig.ALIGNMENT.key(), AlignmentMode.COMMIT_TIME_CEILING.name())
         .property(HoodieIncrMultiSourceConfig.ALIGNMENT_IDLE_TIMEOUT_MS.key(), String.valueOf(IDLE_TIMEOUT_MS))
         .property("hoodie.datasource.write.recordkey.field", "rk")
-        .property("hoodie.metadata.enable", "false")
+        .property("hoodie.metadata.enable", String.valueOf(metadataTable))
         .property("hoodie.metrics.on", "true")
         .property("hoodie.metrics.reporter.type", "INMEMORY")
         .property("hoodie.compact.inline.max.delta.commits", "2")
@@ -432,11 +582,13 @@ class TestMultiTableContinuousMode {
     private final SourceModel model;
     private final String tableType;
     private final String path;
+    private final boolean metadataTable;
 
-    Source(String name, String tableType, Path dir) {
+    Source(String name, String tableType, Path dir, boolean metadataTable) {
       this.model = new SourceModel(name);
       this.tableType = tableType;
       this.path = dir.resolve(name).toUri().toString();
+      this.metadataTable = metadataTable;
     }
 
     /**
@@ -457,7 +609,7 @@ class TestMultiTableContinuousMode {
         rows[i] = RowFactory.create(ids.get(i), values[i], ts, "p");
       }
       HudiTables.upsert(path, model.name(), tableType, "id", SourceModel.ROWS, Map.of(
-          "hoodie.metadata.enable", "false",
+          "hoodie.metadata.enable", String.valueOf(metadataTable),
           "hoodie.cleaner.commits.retained", String.valueOf(SOURCE_COMMITS_RETAINED),
           "hoodie.keep.min.commits", "20",
           "hoodie.keep.max.commits", "30",

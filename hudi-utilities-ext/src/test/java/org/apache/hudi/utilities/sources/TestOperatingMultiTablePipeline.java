@@ -24,7 +24,9 @@ import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.testutils.TargetGauges;
+import org.apache.hudi.utilities.transform.SqlQueryBasedTransformer;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,40 @@ class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
     assertEquals(commits + 2, HudiTables.completedCommits(tables.targetPath));
     assertEquals(1, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "o2 re-read; users kept its position");
     assertCheckpoint(settled);
+  }
+
+  /**
+   * The upgrade users make: a target fed from one table by the stock HoodieIncrSource (its bare checkpoint in the
+   * target's commits), then the same target fed by this source with a second table.
+   */
+  @Test
+  void targetFedByStockHoodieIncrSourceMovesToThisSourceWithoutReReadingOrSkipping() throws Exception {
+    tables.orders(order("o1", "u1", 1.0, 1L));
+    StreamerJob stock = new StreamerJob(Files.createDirectories(dir.resolve("stock-job")), tables.targetPath)
+        .sourceClass(HoodieIncrSource.class.getName())
+        .property("hoodie.datasource.write.recordkey.field", "read_id")
+        .property("hoodie.streamer.source.hoodieincr.path", tables.ordersPath)
+        .property("hoodie.streamer.source.hoodieincr.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.transformer.sql", "SELECT concat('orders:', order_id, ':', ts) AS read_id, ts FROM <SRC>")
+        .transformers(SqlQueryBasedTransformer.class.getName());
+    stock.syncInProcess();
+    String orders2 = tables.orders(order("o2", "u1", 2.0, 2L));
+    stock.syncInProcess();
+    assertEquals(List.of("orders:o1:1", "orders:o2:2"), readLog(), "the stock job read both commits");
+    assertCheckpoint(orders2);
+
+    String orders3 = tables.orders(order("o1", "u1", 3.0, 3L), order("o3", "u2", 3.0, 3L));
+    String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
+    job.property("hoodie.streamer.source.multi.hudi.checkpoint.legacy.table", "orders").syncInProcess();
+    assertEquals(List.of("orders:o1:1", "orders:o1:3", "orders:o2:2", "orders:o3:3", "users:u1:1", "users:u2:1"),
+        readLog(), "orders went on after the stock checkpoint; users read from its start");
+    assertEquals(4, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "o1:1 and o2:2, read by the stock job, not read again");
+    assertCheckpoint("orders=" + orders3 + ",users=" + users1);
+
+    String orders4 = tables.orders(order("o4", "u2", 4.0, 4L));
+    job.syncInProcess();
+    assertEquals(1, HudiTables.recordsWrittenByLastCommit(tables.targetPath), "only o4 is new");
+    assertCheckpoint("orders=" + orders4 + ",users=" + users1);
   }
 
   @Test

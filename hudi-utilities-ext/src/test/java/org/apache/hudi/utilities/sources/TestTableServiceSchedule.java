@@ -55,6 +55,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,7 +79,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the batch's listing by timing, so a replayed seed draws the same setup and writes but its positions may differ.
  *
  * <p>Quick by default: one fixed seed, {@value #QUICK_SEED}, {@value #DEFAULT_STEPS} steps, so that every build draws
- * the same setup and writes. Randomized with {@code -Dschedule.seeds=N} (the first seed is {@code schedule.seed} or the clock,
+ * the same setup and writes, and sees the sources cleaned and archived behind the positions, and the target compacted,
+ * cleaned and archived (asserted by count). Randomized with {@code -Dschedule.seeds=N} (the first seed is {@code schedule.seed} or the clock,
  * the next ones follow from it) and {@code -Dschedule.steps=M}. Every seed is printed; replay one with
  * {@code -Dschedule.seed=<seed>} and the same steps.
  */
@@ -89,12 +91,12 @@ class TestTableServiceSchedule {
   private static final String SEED_PROPERTY = "schedule.seed";
   private static final String SEEDS_PROPERTY = "schedule.seeds";
   private static final String STEPS_PROPERTY = "schedule.steps";
-  private static final int DEFAULT_STEPS = 5;
+  private static final int DEFAULT_STEPS = 8;
   /**
    * The quick default's seed: a MERGE_ON_READ target; partitioned sources, a MERGE_ON_READ one compacted at every
    * commit, a COPY_ON_WRITE one clustered every second commit and read two commits a batch; a column added at step 3;
    * deletes; the delete-aware exact join; a source commit landing during each round. Its sources are cleaned and
-   * archived from about 8 steps on ({@code -Dschedule.steps=8}); the quick 5 steps stop before.
+   * archived from about 8 steps on.
    */
   private static final long QUICK_SEED = 1172;
   /** Extra rounds run while a source is more commits than this behind, so its cleaner never passes the position. */
@@ -144,6 +146,15 @@ class TestTableServiceSchedule {
         tallies.stream().mapToLong(t -> t.seconds).sum());
     for (Tally tally : tallies) {
       assertTrue(tally.rounds > steps && tally.sourceServices() > 0, "too little happened: " + tally);
+    }
+    if (!randomized && steps >= DEFAULT_STEPS) {
+      Tally quick = tallies.get(0);
+      for (Map.Entry<String, Map<String, Integer>> source : quick.sourceServicesSeen.entrySet()) {
+        assertTrue(source.getValue().get("cleans") > 0 && source.getValue().get("archived") > 0,
+            "source " + source.getKey() + " neither cleaned nor archived behind the positions: " + quick);
+      }
+      assertTrue(quick.targetServices.get("compactions") > 0 && quick.targetServices.get("cleans") > 0
+          && quick.targetServices.get("archived") > 0, "the target was not compacted, cleaned and archived: " + quick);
     }
   }
 
@@ -478,24 +489,26 @@ class TestTableServiceSchedule {
     }
   }
 
-  /** The services a table's active timeline shows, by kind (archived: whether anything was archived). */
+  /** The services a table's timeline shows, by kind, archived ones included (archived: how many instants were). */
   private static final class Services {
 
     static Map<String, Integer> performedOn(String path) {
       HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(SharedSpark.jsc().hadoopConfiguration())
           .setBasePath(path).setLoadActiveTimelineOnLoad(true).build();
       HoodieTimeline completed = metaClient.getActiveTimeline().filterCompletedInstants();
+      HoodieTimeline archived = metaClient.getArchivedTimeline().filterCompletedInstants();
       boolean mergeOnRead = metaClient.getTableType().name().equals("MERGE_ON_READ");
       Map<String, Integer> services = new TreeMap<>();
-      services.put("compactions", mergeOnRead ? count(completed, HoodieTimeline.COMMIT_ACTION) : 0);
-      services.put("clusterings", count(completed, HoodieTimeline.REPLACE_COMMIT_ACTION));
-      services.put("cleans", count(completed, HoodieTimeline.CLEAN_ACTION));
-      services.put("archived", metaClient.getArchivedTimeline().countInstants());
+      services.put("compactions", mergeOnRead ? count(completed, archived, HoodieTimeline.COMMIT_ACTION) : 0);
+      services.put("clusterings", count(completed, archived, HoodieTimeline.REPLACE_COMMIT_ACTION));
+      services.put("cleans", count(completed, archived, HoodieTimeline.CLEAN_ACTION));
+      services.put("archived", archived.countInstants());
       return services;
     }
 
-    private static int count(HoodieTimeline timeline, String action) {
-      return (int) timeline.getInstantsAsStream().filter(instant -> instant.getAction().equals(action)).count();
+    private static int count(HoodieTimeline active, HoodieTimeline archived, String action) {
+      return (int) Stream.concat(active.getInstantsAsStream(), archived.getInstantsAsStream())
+          .filter(instant -> instant.getAction().equals(action)).count();
     }
   }
 
