@@ -153,8 +153,8 @@ public final class CheckpointCli {
   }
 
   /**
-   * What the next batch reads of each table moved to an instant that is not one of its commits (a time, or by mistake
-   * another table's instant): the table's commits after it.
+   * Where each table moved to an instant that is not one of its commits (a time, or by mistake another table's
+   * instant) resumes: with the table's commits after it.
    */
   List<String> notesOnPositions(MultiTableReadConf conf, Map<String, String> moves) {
     List<String> notes = new ArrayList<>();
@@ -167,9 +167,9 @@ public final class CheckpointCli {
       }
       List<String> after = timeline.get().completedInstantsAfter(position);
       notes.add(String.format("Note: %s=%s is not a commit of %s: %s", table, position, table, after.isEmpty()
-          ? "no commit of " + table + " follows it yet; its next batch reads the commits that complete later with a "
-          + "later instant time"
-          : String.format("its next batch reads the %d commits of %s after it (%s to %s)", after.size(), table,
+          ? "no commit of " + table + " follows it yet; it resumes with the commits that complete later with a later "
+          + "instant time"
+          : String.format("it resumes with the %d commits of %s after it (%s to %s)", after.size(), table,
           after.get(0), after.get(after.size() - 1))));
     }
     return notes;

@@ -95,12 +95,12 @@ class TestCheckpointCli extends OrdersAndUsersPipeline {
     job.checkpoint("orders=" + orders1 + ",users=LATEST").syncInProcess();
     assertEquals("orders=" + orders1 + ",users=" + users2, HudiTables.lastCheckpoint(tables.targetPath));
 
-    // users moved to an instant of orders (a mistake, or a time): allowed, and the tool says what users' next batch reads.
+    // users moved to an instant of orders (a mistake, or a time): allowed, and the tool says where users resumes.
     CapturedRun earliest = run("override", "--props", props, "--target-base-path", tables.targetPath,
         "--set", "orders=EARLIEST", "--set", "users=" + orders1);
     assertEquals(0, earliest.exitCode, earliest.output);
     assertEquals("--checkpoint 'users=" + orders1 + ",orders=EARLIEST'\nNote: users=" + orders1 + " is not a commit of "
-        + "users: its next batch reads the 2 commits of users after it (" + users1 + " to " + users2 + ")\n",
+        + "users: it resumes with the 2 commits of users after it (" + users1 + " to " + users2 + ")\n",
         earliest.output);
 
     CapturedRun unknown = run("override", "--props", props, "--target-base-path", tables.targetPath, "--set", "items=LATEST");
