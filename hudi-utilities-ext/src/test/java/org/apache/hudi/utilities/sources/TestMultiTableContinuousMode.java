@@ -211,7 +211,7 @@ class TestMultiTableContinuousMode {
     assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
     List<ResourceSample> settled = samples.subList(rounds / 4, rounds);
     double heapSlope = slope(settled, sample -> sample.heapAfterGc);
-    double threadSlope = slope(settled, sample -> sample.threads);
+    double threadSlope = slope(settled, ResourceSample::threads);
     double fileSlope = slope(settled, sample -> sample.openFiles);
     double viewSlope = slope(settled, sample -> sample.tempViews);
     LOG.info("Soak: {} rounds, {} target delta commits, {} source commits; from round {} on, per round: heap {} KB, "
@@ -248,19 +248,20 @@ class TestMultiTableContinuousMode {
   /** What the JVM holds after one round. */
   private static final class ResourceSample {
     private final long heapAfterGc;
-    private final long threads;
     private final long openFiles;
     private final long tempViews;
     /** Live threads by name, digits dropped (pool-12-thread-3 counts as pool--thread-). */
     private final Map<String, Long> threadsByName;
 
-    private ResourceSample(long heapAfterGc, long threads, long openFiles, long tempViews,
-                           Map<String, Long> threadsByName) {
+    private ResourceSample(long heapAfterGc, long openFiles, long tempViews, Map<String, Long> threadsByName) {
       this.heapAfterGc = heapAfterGc;
-      this.threads = threads;
       this.openFiles = openFiles;
       this.tempViews = tempViews;
       this.threadsByName = threadsByName;
+    }
+
+    long threads() {
+      return threadsByName.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** The thread names whose count grew since an earlier sample, with the growth. */
@@ -283,13 +284,12 @@ class TestMultiTableContinuousMode {
       Map<String, Long> threadsByName = Thread.getAllStackTraces().keySet().stream()
           .collect(Collectors.groupingBy(thread -> thread.getName().replaceAll("\\d", ""), TreeMap::new,
               Collectors.counting()));
-      return new ResourceSample(heap, ManagementFactory.getThreadMXBean().getThreadCount(), openFiles, tempViews(),
-          threadsByName);
+      return new ResourceSample(heap, openFiles, tempViews(), threadsByName);
     }
 
     @Override
     public String toString() {
-      return String.format("heap %d MB, %d threads, %d files, %d views", heapAfterGc >> 20, threads, openFiles,
+      return String.format("heap %d MB, %d threads, %d files, %d views", heapAfterGc >> 20, threads(), openFiles,
           tempViews);
     }
   }
@@ -414,7 +414,7 @@ class TestMultiTableContinuousMode {
   }
 
   /**
-   * The sources of both tests: a COPY_ON_WRITE table a and a MERGE_ON_READ table b.
+   * The sources of every test: a COPY_ON_WRITE table a and a MERGE_ON_READ table b.
    *
    * @param metadataTable whether their writers keep Hudi's metadata table (its default, which users keep on for file
    *                      listing), so that the source lists and reads them through it
@@ -425,7 +425,7 @@ class TestMultiTableContinuousMode {
   }
 
   /**
-   * The job of both tests: a MERGE_ON_READ target (compacted asynchronously by the Streamer every 2 delta commits, new
+   * The job of every test: a MERGE_ON_READ target (compacted asynchronously by the Streamer every 2 delta commits, new
    * keys in new file groups) joining the sources with the union SQL, under commit-time alignment; with or without the
    * target's metadata table.
    */
