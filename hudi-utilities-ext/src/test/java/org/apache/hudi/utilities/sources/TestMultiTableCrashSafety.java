@@ -103,9 +103,9 @@ class TestMultiTableCrashSafety {
   private static final long CI_SEED = 20261202L;
   private static final String KILLS_PER_POINT_PROPERTY = "crash.kills.per.point";
   /** Kills at each point, then a few at random points, and runs that complete; then clean runs until caught up. */
-  private static final int DEFAULT_KILLS_PER_POINT = 2;
+  private static final int DEFAULT_KILLS_PER_POINT = 1;
   private static final int KILLS_AT_RANDOM_POINTS = 1;
-  private static final int COMPLETED_RUNS = 6;
+  private static final int COMPLETED_RUNS = 4;
   /** Bounds how far the target lags its sources (each round commits at most once to each source). */
   private static final int MAX_KILLS_IN_A_ROW = 3;
   /** Batch sizes drawn per table: cut short (a window of 2 or 3 commits) or everything committed. */

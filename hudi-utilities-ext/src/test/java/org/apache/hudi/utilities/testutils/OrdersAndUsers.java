@@ -25,6 +25,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -216,6 +219,14 @@ public final class OrdersAndUsers {
       this.ordersInstant = ordersInstant;
       this.usersInstant = usersInstant;
       this.rows = rows;
+    }
+
+    /** The join and rows another writer put beside it ({@code order_id, user_id, amount, user_name, ts}). */
+    public Join with(Row... otherRows) {
+      List<String> all = new ArrayList<>(rows);
+      Arrays.stream(otherRows).map(Row::toString).forEach(all::add);
+      Collections.sort(all);
+      return new Join(ordersInstant, usersInstant, all);
     }
   }
 
