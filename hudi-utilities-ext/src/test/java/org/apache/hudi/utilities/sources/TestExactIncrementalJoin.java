@@ -28,9 +28,11 @@ import org.apache.hudi.utilities.testutils.TargetTable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
@@ -61,6 +63,13 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
   private static final Map<TargetTable, String> CDC_PUSHDOWNS = Map.of(TargetTable.COPY_ON_WRITE, "0",
       TargetTable.MERGE_ON_READ, "1", TargetTable.MERGE_ON_READ_COMPACTED, "1");
 
+  /**
+   * The setups of the delete-aware tests: quick by default, COPY_ON_WRITE and the MERGE_ON_READ target compacted
+   * every second batch (which meets both logs and fresh base files); every setup with {@code -Dexact.join.all.setups}.
+   */
+  private static final Set<TargetTable> DELETE_AWARE_SETUPS = Boolean.getBoolean("exact.join.all.setups")
+      ? EnumSet.allOf(TargetTable.class) : EnumSet.of(TargetTable.COPY_ON_WRITE, TargetTable.MERGE_ON_READ_COMPACTED);
+
   TestExactIncrementalJoin() {
     super("joined");
   }
@@ -75,16 +84,16 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
   }
 
   /** One exact-join job per target setup over {@link #tables}, each with its setup's pushdown and the given SQL. */
-  private TargetPerSetup exactJoinTargets(String sql, Map<TargetTable, String> pushdowns) {
-    TargetPerSetup targets = new TargetPerSetup(tables, dir, "joined").eachJob(job ->
+  private TargetPerSetup exactJoinTargets(String sql, Map<TargetTable, String> pushdowns, Set<TargetTable> setups) {
+    TargetPerSetup targets = new TargetPerSetup(tables, dir, "joined", setups).eachJob(job ->
         job.property("hoodie.streamer.source.hudi.users.num_instants", "1").orderingField("commit_order").sql(sql));
-    pushdowns.forEach((setup, maxKeys) -> targets.job(setup).property(PUSHDOWN_MAX_KEYS, maxKeys));
+    targets.setups().forEach(setup -> targets.job(setup).property(PUSHDOWN_MAX_KEYS, pushdowns.get(setup)));
     return targets;
   }
 
   @Test
   void targetEqualsTheJoinOfTheSourcesAtTheCommittedCheckpointEveryRound() throws Exception {
-    TargetPerSetup targets = exactJoinTargets(ExactJoins.INNER_JOIN, PUSHDOWNS);
+    TargetPerSetup targets = exactJoinTargets(ExactJoins.INNER_JOIN, PUSHDOWNS, EnumSet.allOf(TargetTable.class));
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L));
     syncAndAssertJoinAt(targets, orders1, users1);
@@ -128,14 +137,16 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
 
   @Test
   void deleteAwareRecipeKeepsTheTargetEqualToTheJoinWhenSourceRowsAreDeleted() throws Exception {
-    roundsWithUpdatesDeletesAndKeyMoves(exactJoinTargets(ExactJoins.DELETE_AWARE_INNER_JOIN, PUSHDOWNS));
+    roundsWithUpdatesDeletesAndKeyMoves(exactJoinTargets(ExactJoins.DELETE_AWARE_INNER_JOIN, PUSHDOWNS,
+        DELETE_AWARE_SETUPS));
   }
 
   /** Each of the three snapshot reads is restricted by its own join on an image field. */
   @Test
   void deleteAwareRecipeOverCdcDeltasKeepsTheTargetEqualToTheJoin() throws Exception {
     tables = tables.withChangeData();
-    TargetPerSetup targets = exactJoinTargets(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS, CDC_PUSHDOWNS)
+    TargetPerSetup targets = exactJoinTargets(ExactJoins.DELETE_AWARE_JOIN_OVER_CDC_DELTAS, CDC_PUSHDOWNS,
+        DELETE_AWARE_SETUPS)
         .eachJob(job -> job.property("hoodie.streamer.source.hudi.orders.incr.format", "cdc")
             .property("hoodie.streamer.source.hudi.users.incr.format", "cdc"))
         .captureLogs("org.apache.hudi.utilities");
@@ -144,7 +155,7 @@ class TestExactIncrementalJoin extends OrdersAndUsersPipeline {
     // Views are named ..._<table index> for a delta, ..._SNAP_<table index>_<occurrence>; orders is 0, users 1.
     List<String> imageJoins = List.of("_SNAP_1_\\d+\\.user_id = \\S+_0\\.after\\.user_id",
         "_SNAP_0_\\d+\\.user_id = \\S+_1\\.after\\.user_id", "_SNAP_0_\\d+\\.user_id = \\S+_1\\.before\\.user_id");
-    for (TargetTable setup : TargetTable.values()) {
+    for (TargetTable setup : targets.setups()) {
       String pushdownMaxKeys = CDC_PUSHDOWNS.get(setup);
       String logs = targets.logs(setup);
       for (String join : imageJoins) {

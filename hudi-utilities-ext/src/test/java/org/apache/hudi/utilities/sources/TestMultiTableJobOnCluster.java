@@ -18,10 +18,12 @@
 
 package org.apache.hudi.utilities.sources;
 
-import org.apache.hudi.exception.TableNotFoundException;
+import org.apache.hudi.common.model.HoodiePartitionMetadata;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.faults.CrashPoint;
 import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesS3AFileSystem;
+import org.apache.hudi.utilities.faults.HoldFirstDataFileWriteS3AFileSystem;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.testutils.Deployment;
 import org.apache.hudi.utilities.testutils.HudiTables;
@@ -33,8 +35,12 @@ import org.apache.hudi.utilities.testutils.SparkSubmitLauncher;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +60,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
@@ -129,28 +136,32 @@ class TestMultiTableJobOnCluster {
         .property("hoodie.streamer.freshness.pipeline.name", "orders_users_cluster");
     Map<String, Long> seconds = new LinkedHashMap<>();
 
-    // Round 1: both tables read from the start, an order's user written in the same batch; an executor JVM is killed
-    // once the commit is inflight (its data files being written).
+    // Round 1: both tables read from the start, an order's user written in the same batch. The first task to write a
+    // data file of the target holds in the write, and its executor JVM is killed there: Spark must rerun that task on
+    // another executor, and the commit must name exactly the files of the rerun.
     String orders1 = tables.orders(order("o1", "u1", 10.0, 1L), order("o2", "u2", 20.0, 1L), order("o3", "u3", 30.0, 1L));
     String users1 = tables.users(user("u1", "alice", 1L), user("u2", "bob", 1L), user("u3", "carol", 1L));
     long started = System.nanoTime();
-    Process driver = launch("round1-executor-killed", job, List.of(), Map.of());
-    String inflight = awaitInflightCommit(driver, tables.targetPath, "round1-executor-killed");
-    List<ProcessHandle> executors = cluster.executors();
-    assertFalse(executors.isEmpty(), "no executor JVM runs while commit " + inflight + " is inflight; "
-        + cluster.describeLogs());
-    ProcessHandle killed = executors.get(0);
-    killed.destroyForcibly();
-    killed.onExit().get(30, TimeUnit.SECONDS);
-    awaitExit(driver, "round1-executor-killed", 0);
-    seconds.put("round 1 (executor killed)", elapsedSeconds(started));
-    assertTrue(lastDriverLog().contains("Lost executor"), "the driver never noticed the executor kill: "
-        + lastDriverLogPath());
+    Path holdDir = Files.createDirectories(dir.resolve("hold"));
+    Path eventLogDir = Files.createDirectories(dir.resolve("event-log"));
+    Map<String, String> holdAndLogEvents = new LinkedHashMap<>();
+    holdAndLogEvents.put("spark.hadoop.fs.s3a.impl", HoldFirstDataFileWriteS3AFileSystem.class.getName());
+    holdAndLogEvents.put("spark.executorEnv." + HoldFirstDataFileWriteS3AFileSystem.DIR_VARIABLE, holdDir.toString());
+    holdAndLogEvents.put("spark.eventLog.enabled", "true");
+    holdAndLogEvents.put("spark.eventLog.dir", eventLogDir.toUri().toString());
+    Process driver = launch("round1-executor-lost", job, List.of(faultsJar()), holdAndLogEvents);
+    ProcessHandle holding = awaitHeldWrite(driver, holdDir.resolve(HoldFirstDataFileWriteS3AFileSystem.HELD_FILE));
+    assertTrue(cluster.executors().contains(holding), "the write is held in an executor JVM; " + cluster.describeLogs());
+    String lostExecutor = executorId(holding);
+    holding.destroyForcibly();
+    holding.onExit().get(30, TimeUnit.SECONDS);
+    awaitExit(driver, "round1-executor-lost", 0);
+    seconds.put("round 1 (executor lost while writing a data file)", elapsedSeconds(started));
+    assertTaskLostWithItsExecutorRanAgainElsewhere(eventLogDir, lostExecutor);
     assertExecutorsFetched(Deployment.pluginJar().getFileName().toString());
     tables.assertTargetIsTheJoinAt(orders1, users1);
     assertEquals(List.of("[o1,u1,10.0,alice]", "[o2,u2,20.0,bob]", "[o3,u3,30.0,carol]"), tables.targetRows());
-    assertEquals(inflight, HudiTables.lastCompletedInstant(tables.targetPath).get(),
-        "the commit inflight at the kill completed");
+    assertDataFilesAreExactlyThoseOfCompletedCommits(tables.targetPath, "after the executor loss");
 
     // Round 2: users renamed (reaching old orders), an order updated and one added; the driver halts as the commit's
     // completed instant is about to be written: nothing is committed.
@@ -158,7 +169,7 @@ class TestMultiTableJobOnCluster {
     String orders2 = tables.orders(order("o4", "u3", 40.0, 2L), order("o2", "u2", 21.0, 2L));
     String lastCommit = HudiTables.lastCompletedInstant(tables.targetPath).get();
     seconds.put("round 2 (driver killed)", run("round2-driver-killed", job,
-        CrashPoint.BEFORE_COMMIT_COMPLETES.exitCode(), List.of(Deployment.testPackageJar("org/apache/hudi/utilities/faults")),
+        CrashPoint.BEFORE_COMMIT_COMPLETES.exitCode(), List.of(faultsJar()),
         Map.of("spark.hadoop.fs.s3a.impl", HaltBeforeCommitCompletesS3AFileSystem.class.getName()),
         CrashPoint.BEFORE_COMMIT_COMPLETES.jvmOption()));
     assertEquals(lastCommit, HudiTables.lastCompletedInstant(tables.targetPath).get(), "a commit completed");
@@ -171,6 +182,7 @@ class TestMultiTableJobOnCluster {
     assertEquals(List.of("[o1,u1,10.0,alicia]", "[o2,u2,21.0,bob]", "[o3,u3,30.0,caroline]", "[o4,u3,40.0,caroline]"),
         tables.targetRows());
     assertEquals(List.of(), HudiTables.inflightCommits(tables.targetPath));
+    assertDataFilesAreExactlyThoseOfCompletedCommits(tables.targetPath, "after the rollback of the halted commit");
 
     // The freshness callback ran in the driver of every committed run and kept its history on S3.
     List<JsonNode> history = FreshnessHistory.open(tables.targetPath + "/.hoodie/.aux/freshness", 1000, hadoopConf())
@@ -223,24 +235,96 @@ class TestMultiTableJobOnCluster {
     assertEquals(expectedExit, driver.exitValue(), name + " exit status; " + failureContext());
   }
 
-  /** Polls the target until a new commit is inflight; fails if the driver exits first. */
-  private String awaitInflightCommit(Process driver, String targetPath, String name) throws InterruptedException {
+  /** The test classes of the fault injectors, for {@code --jars}. */
+  private static Path faultsJar() {
+    return Deployment.testPackageJar("org/apache/hudi/utilities/faults");
+  }
+
+  /** Waits until a JVM of the job holds a data-file write; returns that JVM. Fails if the driver exits first. */
+  private ProcessHandle awaitHeldWrite(Process driver, Path heldFile) throws InterruptedException, IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
     while (System.nanoTime() < deadline && driver.isAlive()) {
-      List<String> inflight;
-      try {
-        inflight = HudiTables.inflightCommits(targetPath);
-      } catch (TableNotFoundException e) {
-        // The first run creates the target table first.
-        inflight = List.of();
-      }
-      if (!inflight.isEmpty()) {
-        return inflight.get(0);
+      if (Files.exists(heldFile)) {
+        String[] pidAndFile = Files.readString(heldFile).split(" ", 2);
+        System.out.printf("Executor JVM %s holds the write of %s%n", pidAndFile[0], pidAndFile[1]);
+        return ProcessHandle.of(Long.parseLong(pidAndFile[0])).orElseThrow(() -> new AssertionError(
+            "the JVM holding the write, " + pidAndFile[0] + ", is gone"));
       }
       Thread.sleep(100);
     }
     driver.destroyForcibly();
-    return fail(name + ": no commit became inflight on " + targetPath + "; " + failureContext());
+    return fail("no data-file write was held; " + failureContext());
+  }
+
+  /** The {@code --executor-id} an executor JVM was started with. */
+  private static String executorId(ProcessHandle executor) {
+    List<String> arguments = List.of(executor.info().arguments().orElseThrow(() -> new AssertionError(
+        "cannot read the arguments of executor JVM " + executor.pid())));
+    int at = arguments.indexOf("--executor-id");
+    assertTrue(at >= 0 && at + 1 < arguments.size(), "no --executor-id in " + arguments);
+    return arguments.get(at + 1);
+  }
+
+  /**
+   * From the application's Spark event log: a task ended with the loss of {@code lostExecutor}, and every such task
+   * (its stage and partition) later succeeded on another executor.
+   */
+  private static void assertTaskLostWithItsExecutorRanAgainElsewhere(Path eventLogDir, String lostExecutor)
+      throws IOException {
+    List<Path> logs;
+    try (Stream<Path> files = Files.list(eventLogDir)) {
+      logs = files.collect(Collectors.toList());
+    }
+    assertEquals(1, logs.size(), "one event log: " + logs);
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> taskEnds = new ArrayList<>();
+    for (String line : Files.readAllLines(logs.get(0), StandardCharsets.UTF_8)) {
+      JsonNode event = json.readTree(line);
+      if ("SparkListenerTaskEnd".equals(event.path("Event").asText())) {
+        taskEnds.add(event);
+      }
+    }
+    List<JsonNode> lost = taskEnds.stream()
+        .filter(end -> "ExecutorLostFailure".equals(end.path("Task End Reason").path("Reason").asText())
+            && lostExecutor.equals(end.path("Task Info").path("Executor ID").asText()))
+        .collect(Collectors.toList());
+    assertFalse(lost.isEmpty(), "no task ended with the loss of executor " + lostExecutor + " in " + logs.get(0));
+    for (JsonNode failed : lost) {
+      int stage = failed.path("Stage ID").asInt();
+      int partition = failed.path("Task Info").path("Index").asInt();
+      assertTrue(taskEnds.stream().anyMatch(end -> end.path("Stage ID").asInt() == stage
+              && end.path("Task Info").path("Index").asInt() == partition
+              && "Success".equals(end.path("Task End Reason").path("Reason").asText())
+              && !lostExecutor.equals(end.path("Task Info").path("Executor ID").asText())),
+          "task " + partition + " of stage " + stage + ", lost with executor " + lostExecutor
+              + ", never succeeded on another executor (" + logs.get(0) + ")");
+    }
+    System.out.printf("Event log: %d task(s) lost with executor %s, each rerun elsewhere: %s%n", lost.size(),
+        lostExecutor, lost.stream().map(end -> "stage " + end.path("Stage ID").asInt() + " partition "
+            + end.path("Task Info").path("Index").asInt()).collect(Collectors.toList()));
+  }
+
+  /**
+   * The target's data files on S3 (every object outside {@code .hoodie} but partition metadata) are exactly the files
+   * that the write stats of its completed commits name: none orphaned by a lost task or a rolled-back commit, none
+   * missing.
+   */
+  private static void assertDataFilesAreExactlyThoseOfCompletedCommits(String targetPath, String when)
+      throws IOException {
+    Set<String> onS3 = new TreeSet<>();
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(targetPath);
+    FileSystem fs = base.getFileSystem(hadoopConf());
+    String basePath = fs.makeQualified(base).toUri().getPath();
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(base, true);
+    while (files.hasNext()) {
+      String relative = files.next().getPath().toUri().getPath().substring(basePath.length() + 1);
+      String name = relative.substring(relative.lastIndexOf('/') + 1);
+      if (!relative.startsWith(HoodieTableMetaClient.METAFOLDER_NAME + "/")
+          && !name.startsWith(HoodiePartitionMetadata.HOODIE_PARTITION_METAFILE_PREFIX)) {
+        onS3.add(relative);
+      }
+    }
+    assertEquals(HudiTables.filesWrittenByCompletedCommits(targetPath), onS3, when);
   }
 
   /**

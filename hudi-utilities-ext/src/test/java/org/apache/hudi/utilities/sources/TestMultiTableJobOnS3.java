@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.sources;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
+import org.apache.hudi.utilities.testutils.FaultyS3Endpoint;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsers;
 import org.apache.hudi.utilities.testutils.S3ProxyServer;
@@ -142,6 +143,85 @@ class TestMultiTableJobOnS3 {
       assertFalse(logs.text().contains(SECRET_KEY), "the S3 secret key leaked into the logs");
     }
     System.out.printf("Multi-table job on S3 (S3Proxy): round wall times %s ms%n", roundMillis);
+  }
+
+  /** The faults' random sequence of every build; {@code -Ds3.faults.seed=<n>} replays another. */
+  private static final long FAULTS_SEED = Long.getLong("s3.faults.seed", 20261202L);
+  /** Shares of the requests of a batch answered 503 SlowDown, and cut off mid-response after S3 carried them out. */
+  private static final double SLOW_DOWN_SHARE = 0.05;
+  private static final double CUT_SHARE = 0.05;
+  /** Batches through the faults: quick by default, more with {@code -Ds3.faults.rounds=N}. */
+  private static final int FAULTY_ROUNDS = Integer.getInteger("s3.faults.rounds", 2);
+
+  /**
+   * Given the exact-join job on a bucket reached through an endpoint that throttles and cuts off a share of the
+   * requests of every batch, when rounds of source changes are synced through it, then each batch either commits the
+   * exact join at its new positions (S3A's and the AWS SDK's retries carry it) or fails leaving the checkpoint and the
+   * target where they were; and a run without faults afterwards commits the exact join of everything.
+   */
+  @Test
+  void exactJoinOnS3CarriesThroughThrottlingAndResponsesCutOff() throws Exception {
+    String bucket = "lake-faults";
+    String lakeUri = s3.createBucket(bucket);
+    Configuration conf = hadoopConf();
+    Map<String, String> bucketSettings = new LinkedHashMap<>();
+    try (FaultyS3Endpoint endpoint = FaultyS3Endpoint.start(s3.endpoint(), FAULTS_SEED)) {
+      // Retries as a production client has them (S3ProxyServer's defaults fail fast), with short pauses.
+      bucketSettings.put("endpoint", endpoint.endpoint());
+      bucketSettings.put("attempts.maximum", "5");
+      bucketSettings.put("retry.limit", "5");
+      bucketSettings.put("retry.interval", "50ms");
+      bucketSettings.put("retry.throttle.limit", "10");
+      bucketSettings.put("retry.throttle.interval", "50ms");
+      bucketSettings.forEach((key, value) -> conf.set("fs.s3a.bucket." + bucket + "." + key, value));
+      OrdersAndUsers tables = new OrdersAndUsers(dir, lakeUri + "/warehouse", "joined");
+      String sqlFile = lakeUri + "/jobs/join.sql";
+      writeObject(sqlFile, Files.readString(demoJoinSql()));
+      StreamerJob job = tables.job().property("hoodie.streamer.transformer.sql.file", sqlFile);
+      System.out.printf("S3 faults with seed %d (replay with -Ds3.faults.seed=%d): %.0f%% SlowDown, %.0f%% cut off%n",
+          FAULTS_SEED, FAULTS_SEED, SLOW_DOWN_SHARE * 100, CUT_SHARE * 100);
+
+      // The first batch without faults; then every batch through them.
+      String orders0 = tables.orders(order("o0", "u0", 1.0, 0L));
+      String users0 = tables.users(user("u0", "alice", 0L), user("u1", "bob", 0L));
+      job.syncInProcess();
+      String committed = "orders=" + orders0 + ",users=" + users0;
+      List<String> outcomes = new ArrayList<>();
+      for (int round = 1; round <= FAULTY_ROUNDS; round++) {
+        String orders = tables.orders(order("o" + round, "u" + (round % 2), 10.0 * round, round),
+            order("o0", "u" + (round % 2), round, round));
+        String users = tables.users(user("u" + (round % 2), "name" + round, round));
+        endpoint.faults(SLOW_DOWN_SHARE, CUT_SHARE);
+        try {
+          job.syncInProcess();
+          committed = "orders=" + orders + ",users=" + users;
+          outcomes.add("committed");
+        } catch (Exception e) {
+          Throwable cause = e;
+          while (cause.getCause() != null) {
+            cause = cause.getCause();
+          }
+          outcomes.add("failed (" + cause + ")");
+          e.printStackTrace(System.out);
+        } finally {
+          endpoint.faults(0, 0);
+        }
+        assertEquals(committed, HudiTables.lastCheckpoint(tables.targetPath), "round " + round + ": " + outcomes);
+        String[] positions = committed.replace("orders=", "").replace("users=", "").split(",");
+        tables.assertTargetIsTheJoinAt(positions[0], positions[1]);
+      }
+      long slowDowns = endpoint.served(FaultyS3Endpoint.Fault.SLOW_DOWN);
+      long cuts = endpoint.served(FaultyS3Endpoint.Fault.CUT_MID_RESPONSE);
+      long clean = endpoint.served(FaultyS3Endpoint.Fault.NONE);
+      job.syncInProcess();
+      tables.assertTargetIsTheJoinAt(HudiTables.lastCompletedInstant(tables.ordersPath).get(),
+          HudiTables.lastCompletedInstant(tables.usersPath).get());
+      System.out.printf("Batches through S3 faults: %s; requests answered SlowDown %d, cut off %d, passed %d%n",
+          outcomes, slowDowns, cuts, clean);
+      assertTrue(slowDowns > 0 && cuts > 0, "no fault was injected");
+    } finally {
+      bucketSettings.keySet().forEach(key -> conf.unset("fs.s3a.bucket." + bucket + "." + key));
+    }
   }
 
   /** A table's rows as every job of the request count writes them: the same columns read from each table. */

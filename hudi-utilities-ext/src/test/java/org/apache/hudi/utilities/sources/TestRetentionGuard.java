@@ -27,6 +27,8 @@ import org.apache.hudi.utilities.testutils.TargetGauges;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -55,8 +57,13 @@ class TestRetentionGuard extends OrdersAndUsersPipeline {
         .sql("SELECT order_id, ts FROM <SRC:orders>");
   }
 
-  @Test
-  void windowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt() throws Exception {
+  /** With Hudi's metadata table (and its column stats) on, Hudi lists the sources' files through it. */
+  @ParameterizedTest(name = "metadata table on: {0}")
+  @ValueSource(booleans = {false, true})
+  void windowTheCleanerRemovedFailsBeforeAnyCommitAndTheFallbackReadsIt(boolean metadataTable) throws Exception {
+    if (metadataTable) {
+      tables = tables.withColumnStats();
+    }
     String first = tables.ordersKeepingCommits(1, order("o1", "u1", 1.0, 1L));
     tables.users(user("u1", "alice", 1L));
     job.syncInProcess();

@@ -39,6 +39,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -198,6 +200,21 @@ public final class HudiTables {
       }
     }
     return null;
+  }
+
+  /** The files (relative to the table's base path) that the write stats of the table's completed commits name. */
+  public static Set<String> filesWrittenByCompletedCommits(String path) {
+    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
+    Set<String> files = new TreeSet<>();
+    for (HoodieInstant commit : commits.getInstants()) {
+      try {
+        HoodieCommitMetadata.fromBytes(commits.getInstantDetails(commit).get(), HoodieCommitMetadata.class)
+            .getPartitionToWriteStats().values().forEach(stats -> stats.forEach(stat -> files.add(stat.getPath())));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return files;
   }
 
   private static HoodieTableMetaClient metaClient(String path) {

@@ -141,13 +141,14 @@ public final class OrdersAndUsers {
   }
 
   /**
-   * Upserts orders with a cleaner that keeps only the given number of commits (archival later, metadata table off, so
-   * that each commit cleans at once); returns the instant of the commit.
+   * Upserts orders with a cleaner that keeps only the given number of commits (archival later; metadata table off
+   * unless these tables are written {@link #withColumnStats with it}); returns the instant of the commit.
    */
   public String ordersKeepingCommits(int commitsRetained, Row... rows) {
-    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
-        Map.of("hoodie.cleaner.commits.retained", String.valueOf(commitsRetained), "hoodie.keep.min.commits", "20",
-            "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false"), rows);
+    Map<String, String> options = new HashMap<>(Map.of("hoodie.cleaner.commits.retained", String.valueOf(commitsRetained),
+        "hoodie.keep.min.commits", "20", "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false"));
+    options.putAll(writeOptions);
+    return HudiTables.upsert(ordersPath, "orders", "COPY_ON_WRITE", "order_id", ORDERS, options, rows);
   }
 
   /**

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.function.Executable;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -51,7 +53,12 @@ public final class TargetPerSetup {
    * and with its setup applied, into {@code <targetName>_<setup>} beside the sources; job files under {@code dir}.
    */
   public TargetPerSetup(OrdersAndUsers sources, Path dir, String targetName) {
-    for (TargetTable setup : TargetTable.values()) {
+    this(sources, dir, targetName, EnumSet.allOf(TargetTable.class));
+  }
+
+  /** As {@link #TargetPerSetup(OrdersAndUsers, Path, String)}, for some setups only. */
+  public TargetPerSetup(OrdersAndUsers sources, Path dir, String targetName, Set<TargetTable> setups) {
+    for (TargetTable setup : setups) {
       String name = targetName + "_" + setup.name().toLowerCase(Locale.ROOT);
       OrdersAndUsers target = sources.withTarget(dir.resolve("job_" + name), name);
       targets.put(setup, target);
@@ -69,6 +76,11 @@ public final class TargetPerSetup {
   /** The job of one setup, to configure what differs between setups. */
   public StreamerJob job(TargetTable setup) {
     return jobs.get(setup);
+  }
+
+  /** The setups, in the order of {@link TargetTable}. */
+  public Set<TargetTable> setups() {
+    return jobs.keySet();
   }
 
   /** The targets, one per setup, in the order of {@link TargetTable}. */

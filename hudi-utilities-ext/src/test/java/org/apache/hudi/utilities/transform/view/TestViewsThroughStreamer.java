@@ -59,10 +59,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * workload of {@link TestViewDifferential}, when the stock HoodieStreamer runs a view's SQL file over
  * &lt;TABLE:name&gt; placeholders after each batch of changes, then the target equals the view's query run over the
  * tables read with time travel at the checkpoint the target committed, row for row.
+ *
+ * <p>Quick by default (6 to 8 rounds, past the rounds of the insert-and-delete and the added column);
+ * {@code -Dview.streamer.rounds=N} runs N rounds of each view.
  */
 class TestViewsThroughStreamer {
 
   private static final long SEED = Long.getLong("view.differential.seed", 20261202L);
+  /** Rounds of every view test but the strategy one: each test's quick default, or this many. */
+  private static final Integer ROUNDS = Integer.getInteger("view.streamer.rounds");
 
   @TempDir
   Path dir;
@@ -71,7 +76,7 @@ class TestViewsThroughStreamer {
   void joinViewWithLeftOuterJoinsIntoMergeOnReadTarget() throws Exception {
     run("SELECT o.order_id, o.amount, u.user_name, c.region FROM <TABLE:orders> o "
         + "LEFT JOIN <TABLE:users> u ON o.user_id = u.user_id LEFT JOIN <TABLE:countries> c ON u.country = c.code",
-        "order_id", "MERGE_ON_READ", 12, Map.of());
+        "order_id", "MERGE_ON_READ", 8, Map.of());
   }
 
   /** Orders read one commit per batch ({@code num_instants=1}): the view follows the checkpoint, not the tables. */
@@ -79,7 +84,7 @@ class TestViewsThroughStreamer {
   void groupedViewIntoCopyOnWriteTarget() throws Exception {
     run("SELECT u.country, o.status, count(*) AS n, sum(o.amount) AS total, count(DISTINCT o.user_id) AS buyers "
         + "FROM <TABLE:orders> o JOIN <TABLE:users> u ON o.user_id = u.user_id GROUP BY u.country, o.status "
-        + "HAVING count(*) > 1", "country,status", "COPY_ON_WRITE", 10,
+        + "HAVING count(*) > 1", "country,status", "COPY_ON_WRITE", 7,
         Map.of("hoodie.streamer.source.hudi.orders.num_instants", "1"));
   }
 
@@ -87,7 +92,7 @@ class TestViewsThroughStreamer {
   void unionViewIntoCopyOnWriteTarget() throws Exception {
     run("SELECT 'order' AS kind, order_id AS id, amount AS value FROM <TABLE:orders> UNION ALL "
         + "SELECT 'payment' AS kind, p.payment_id AS id, p.paid + o.amount AS value FROM <TABLE:payments> p "
-        + "JOIN <TABLE:orders> o ON p.order_id = o.order_id", "kind,id", "COPY_ON_WRITE", 8, Map.of());
+        + "JOIN <TABLE:orders> o ON p.order_id = o.order_id", "kind,id", "COPY_ON_WRITE", 6, Map.of());
   }
 
   /**
@@ -144,10 +149,11 @@ class TestViewsThroughStreamer {
    * Runs the view over rounds of the workload's changes. Besides them: in round 3 an order is inserted and deleted
    * before the batch (in two commits it reads together), and from round 4 payments are written with a column more.
    */
-  private void run(String sql, String targetKey, String targetType, int rounds, Map<String, String> moreProperties)
+  private void run(String sql, String targetKey, String targetType, int quickRounds, Map<String, String> moreProperties)
       throws Exception {
     ViewJob view = new ViewJob(sql, targetKey, targetType, moreProperties);
     view.job.property(HoodieViewConfig.STRATEGY.key(), ViewStrategy.STRICT.name());
+    int rounds = ROUNDS == null ? quickRounds : ROUNDS;
     for (int round = 0; round < rounds; round++) {
       view.syncRound(round);
     }
