@@ -284,10 +284,6 @@ public final class FaultyS3Endpoint implements Closeable {
       return length == null ? 0 : Long.parseLong(length);
     }
 
-    String method() {
-      return startLine.split(" ", 2)[0];
-    }
-
     int status() {
       return Integer.parseInt(startLine.split(" ", 3)[1]);
     }

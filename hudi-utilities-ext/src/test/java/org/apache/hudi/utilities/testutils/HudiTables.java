@@ -152,13 +152,8 @@ public final class HudiTables {
   /** How many records the newest completed commit of a table inserted or updated (not the untouched ones rewritten). */
   public static long recordsWrittenByLastCommit(String path) {
     HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
-    try {
-      HoodieCommitMetadata metadata = HoodieCommitMetadata.fromBytes(
-          commits.getInstantDetails(commits.lastInstant().get()).get(), HoodieCommitMetadata.class);
-      return metadata.fetchTotalInsertRecordsWritten() + metadata.fetchTotalUpdateRecordsWritten();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    HoodieCommitMetadata metadata = commitMetadata(commits, commits.lastInstant().get());
+    return metadata.fetchTotalInsertRecordsWritten() + metadata.fetchTotalUpdateRecordsWritten();
   }
 
   /** The completed commits, delta commits and compactions, oldest first: the instants an incremental read counts. */
@@ -189,14 +184,9 @@ public final class HudiTables {
     List<HoodieInstant> newestFirst = new ArrayList<>(commits.getInstants());
     Collections.reverse(newestFirst);
     for (HoodieInstant commit : newestFirst) {
-      try {
-        String checkpoint = HoodieCommitMetadata.fromBytes(commits.getInstantDetails(commit).get(),
-            HoodieCommitMetadata.class).getMetadata(CHECKPOINT_KEY);
-        if (checkpoint != null) {
-          return checkpoint;
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      String checkpoint = commitMetadata(commits, commit).getMetadata(CHECKPOINT_KEY);
+      if (checkpoint != null) {
+        return checkpoint;
       }
     }
     return null;
@@ -207,14 +197,18 @@ public final class HudiTables {
     HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
     Set<String> files = new TreeSet<>();
     for (HoodieInstant commit : commits.getInstants()) {
-      try {
-        HoodieCommitMetadata.fromBytes(commits.getInstantDetails(commit).get(), HoodieCommitMetadata.class)
-            .getPartitionToWriteStats().values().forEach(stats -> stats.forEach(stat -> files.add(stat.getPath())));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      commitMetadata(commits, commit).getPartitionToWriteStats().values()
+          .forEach(stats -> stats.forEach(stat -> files.add(stat.getPath())));
     }
     return files;
+  }
+
+  private static HoodieCommitMetadata commitMetadata(HoodieTimeline commits, HoodieInstant commit) {
+    try {
+      return HoodieCommitMetadata.fromBytes(commits.getInstantDetails(commit).get(), HoodieCommitMetadata.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the metadata of " + commit, e);
+    }
   }
 
   private static HoodieTableMetaClient metaClient(String path) {
