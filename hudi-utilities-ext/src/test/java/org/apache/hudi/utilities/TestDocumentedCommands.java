@@ -85,6 +85,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * would write history under them); and the {@code spark-submit} and {@code java -cp} templates for a deployment
  * (they need a Spark distribution and the released jars: {@code demo/run-on-cluster.sh} and {@code demo/run-tool.sh}
  * launch the same {@code spark-submit} lines through Spark's launcher class with this build's jars).
+ *
+ * <p>{@code bash demo/run-on-cluster.sh} (seven minutes) runs only with {@code -Ddocumented.commands.cluster=true}, to
+ * keep the suite near 40 minutes: {@code TestMultiTableJobOnCluster} runs the same job on the same kind of cluster over
+ * S3Proxy in every build, and this run adds only the script around it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TestDocumentedCommands {
@@ -98,6 +102,7 @@ class TestDocumentedCommands {
 
   private static final String LOCAL_DEMO = "bash demo/run-demo.sh";
   private static final String CLUSTER_DEMO = "bash demo/run-on-cluster.sh";
+  private static final String CLUSTER_DEMO_PROPERTY = "documented.commands.cluster";
 
   /** demo/README.md, "Inspect the checkpoint and explain a batch": the demo's Streamer job, for the tools. */
   private static final String DEMO_JOB = "DEMO_JOB=(--props demo/conf/streamer.properties "
@@ -280,6 +285,8 @@ class TestDocumentedCommands {
   @Test
   @Order(5)
   void clusterDemoRunsOnAFreshClone() throws Exception {
+    assumeTrue(Boolean.getBoolean(CLUSTER_DEMO_PROPERTY), CLUSTER_DEMO + " runs with -D" + CLUSTER_DEMO_PROPERTY
+        + "=true");
     Run run = run(CLUSTER_DEMO, CLUSTER_TIMEOUT);
     assertEquals(0, run.exitCode, "exit status of " + CLUSTER_DEMO + ":\n" + run.tail());
     run.assertContains("|OK: the target equals the full join of the current orders and users (3 rows)|",

@@ -31,16 +31,17 @@ import java.util.regex.Pattern;
 
 /**
  * The local file system, with one fault: when {@link CrashPoint#BEFORE_COMMIT_COMPLETES} is armed, the JVM halts
- * as the file that completes a commit on a table's timeline ({@code <tablePath>/.hoodie/<instant>.commit}) is about to be
- * created or renamed into place. Hudi writes it last, after the data files, their finalization and the metadata
- * table, so the halt leaves a fully written but uncommitted instant. The metadata table's own timeline
- * ({@code .hoodie/metadata/.hoodie}, whose compactions complete as commits) never matches.
+ * as the file that completes a write on a table's timeline ({@code <tablePath>/.hoodie/<instant>.commit}, or
+ * {@code .deltacommit} on a MERGE_ON_READ table) is about to be created or renamed into place. Hudi writes it last,
+ * after the data files, their finalization and the metadata table, so the halt leaves a fully written but uncommitted
+ * instant. The metadata table's own timeline ({@code .hoodie/metadata/.hoodie}, whose delta commits and compactions
+ * complete there) never matches.
  *
  * <p>Installed in a Streamer JVM with {@code -Dspark.hadoop.fs.file.impl=<this class>}.
  */
 public class HaltBeforeCommitCompletesFileSystem extends LocalFileSystem {
 
-  private static final Pattern COMPLETED_COMMIT = Pattern.compile("\\d{14,}\\.commit");
+  private static final Pattern COMPLETED_COMMIT = Pattern.compile("\\d{14,}\\.(commit|deltacommit)");
 
   @Override
   public FSDataOutputStream create(Path file, FsPermission permission, boolean overwrite, int bufferSize,

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.avro.model.HoodieRollbackMetadata;
+import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
@@ -27,27 +28,32 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.faults.CrashPoint;
 import org.apache.hudi.utilities.faults.HaltAfterReadTransformer;
 import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesFileSystem;
+import org.apache.hudi.utilities.faults.HaltBeforeCommitCompletesS3AFileSystem;
 import org.apache.hudi.utilities.faults.HaltInCommitCallback;
 import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.S3ProxyServer;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.SparkSubmitLauncher;
 import org.apache.hudi.utilities.testutils.StreamerJob;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
 
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -60,7 +66,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -90,6 +96,15 @@ import static org.junit.jupiter.api.Assertions.fail;
  * point implies. After the sequence and a final clean run: the target equals the union and join of plain snapshot
  * reads of the sources, and the checkpoint names each source's latest completed instant.
  *
+ * <p>Every file a killed run wrote is accounted for after the next run: a failed instant's base files are deleted by its
+ * rollback, and its log files (MERGE_ON_READ) are deleted or masked by a rollback block in the same file group; at any
+ * time every data file of the target is named by the write stats of a completed commit, by a rollback, or belongs to
+ * the one pending write.
+ *
+ * <p>The sequence runs in each {@link Setup}: the tables on local files or on S3 (S3Proxy through S3A), the target
+ * COPY_ON_WRITE or MERGE_ON_READ (with the inline compaction the Streamer runs there). Every build runs
+ * {@value #CI_SETUPS}; {@code -Dcrash.setups=all} runs the four, {@code -Dcrash.setups=<names>} some of them.
+ *
  * <p>Every build runs the same sequence: seed {@value #CI_SEED} unless {@code -Dcrash.seed=<seed>} names another
  * ({@code -Dcrash.seed=random} draws one from the clock). The seed is printed, and named in every failure message.
  * Quick by default ({@value #DEFAULT_KILLS_PER_POINT} kills at each point); more with {@code -Dcrash.kills.per.point=N}.
@@ -98,6 +113,12 @@ class TestMultiTableCrashSafety {
 
   private static final Logger LOG = LoggerFactory.getLogger(TestMultiTableCrashSafety.class);
 
+  private static final String SETUPS_PROPERTY = "crash.setups";
+  /**
+   * The setup of every build: the one that exercises most (object storage, log files masked by rollback blocks, inline
+   * compaction); the others take a CI run's time each.
+   */
+  private static final String CI_SETUPS = "S3_MERGE_ON_READ";
   private static final String SEED_PROPERTY = "crash.seed";
   /** The sequence of every build: fixed, so that a failure in CI replays as it was. */
   private static final long CI_SEED = 20261202L;
@@ -120,29 +141,87 @@ class TestMultiTableCrashSafety {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
+  private Setup setup;
+  private Storage storage;
   private String ordersPath;
   private String usersPath;
   private String targetPath;
   private Path streamerTmp;
+  /** The data files each killed write left, by its instant, until a rollback has been checked to account for them. */
+  private final Map<String, Set<String>> filesOfFailedWrites = new HashMap<>();
 
-  @Test
-  void everySourceRowVersionLandsExactlyOnceWhereverTheStreamerIsKilled() throws Exception {
+  /**
+   * Where the tables live, and the target's table type. A MERGE_ON_READ target runs as docs/operations.md tells users
+   * to run one on Hudi 0.14: failed writes rolled back lazily, by the cleaner of the next completed commit (HUDI-8248:
+   * an eager rollback's log block is stamped later than the commit that triggered it, and readers as of that commit
+   * stop at the block and miss the commit's own log blocks until a later commit completes). With
+   * {@code -Dcrash.merge.on.read.eager=true} a MERGE_ON_READ target rolls back eagerly, as Hudi's default: seed
+   * {@value #CI_SEED} then fails at its fifth run on Hudi 0.14, four rows in their older version.
+   */
+  enum Setup {
+    LOCAL_COPY_ON_WRITE(false, "COPY_ON_WRITE"),
+    LOCAL_MERGE_ON_READ(false, "MERGE_ON_READ"),
+    S3_COPY_ON_WRITE(true, "COPY_ON_WRITE"),
+    S3_MERGE_ON_READ(true, "MERGE_ON_READ");
+
+    private final boolean onS3;
+    private final String targetType;
+
+    Setup(boolean onS3, String targetType) {
+      this.onS3 = onS3;
+      this.targetType = targetType;
+    }
+
+    boolean rollsBackLazily() {
+      return targetType.equals("MERGE_ON_READ") && !Boolean.getBoolean("crash.merge.on.read.eager");
+    }
+
+    StreamerJob configure(StreamerJob job) {
+      job.tableType(targetType);
+      if (rollsBackLazily()) {
+        // A killed Streamer's heartbeat expires within 2 s here (Hudi's default: 2 minutes), before the next run.
+        job.property("hoodie.cleaner.policy.failed.writes", "LAZY")
+            .property("hoodie.client.heartbeat.interval_in_ms", "1000")
+            .property("hoodie.client.heartbeat.tolerable.misses", "2");
+      }
+      return job;
+    }
+  }
+
+  static Stream<Setup> setups() {
+    String setting = System.getProperty(SETUPS_PROPERTY, CI_SETUPS);
+    return setting.equals("all") ? Stream.of(Setup.values())
+        : Arrays.stream(setting.split(",")).map(String::trim).map(Setup::valueOf);
+  }
+
+  @ParameterizedTest
+  @MethodSource("setups")
+  void everySourceRowVersionLandsExactlyOnceWhereverTheStreamerIsKilled(Setup setup) throws Exception {
+    this.setup = setup;
     String seedSetting = System.getProperty(SEED_PROPERTY, String.valueOf(CI_SEED));
     long seed = seedSetting.equals("random") ? System.nanoTime() : Long.parseLong(seedSetting);
-    LOG.info("Crash-safety sequence with seed {} (rerun it with -D{}={}) in {}", seed, SEED_PROPERTY, seed, dir);
+    LOG.info("Crash-safety sequence {} with seed {} (rerun it with -D{}={} -D{}={}) in {}", setup, seed,
+        SETUPS_PROPERTY, setup, SEED_PROPERTY, seed, dir);
     // Scrambled: java.util.Random's first draws hardly differ between nearby seeds such as successive nanoTime values.
     Random random = new Random(new SplittableRandom(seed).nextLong());
     int killsPerPoint = Integer.getInteger(KILLS_PER_POINT_PROPERTY, DEFAULT_KILLS_PER_POINT);
-    ordersPath = dir.resolve("orders").toUri().toString();
-    usersPath = dir.resolve("users").toUri().toString();
-    targetPath = dir.resolve("target").toUri().toString();
-    streamerTmp = Files.createDirectories(dir.resolve("streamer-tmp"));
-    SourceModel sources = new SourceModel(random, NUM_INSTANTS[random.nextInt(NUM_INSTANTS.length)],
-        NUM_INSTANTS[random.nextInt(NUM_INSTANTS.length)]);
-    LOG.info("num_instants: orders {}, users {}", sources.ordersNumInstants, sources.usersNumInstants);
-    StreamerJob job = unionAndJoinJob(sources);
-    List<Option<CrashPoint>> schedule = schedule(random, killsPerPoint);
-    Tally tally = new Tally(seed);
+    try (Storage opened = Storage.open(setup, dir)) {
+      storage = opened;
+      ordersPath = storage.root + "/orders";
+      usersPath = storage.root + "/users";
+      targetPath = storage.root + "/target";
+      streamerTmp = Files.createDirectories(dir.resolve("streamer-tmp"));
+      SourceModel sources = new SourceModel(random, NUM_INSTANTS[random.nextInt(NUM_INSTANTS.length)],
+          NUM_INSTANTS[random.nextInt(NUM_INSTANTS.length)]);
+      LOG.info("num_instants: orders {}, users {}", sources.ordersNumInstants, sources.usersNumInstants);
+      StreamerJob job = setup.configure(unionAndJoinJob(sources));
+      runSequence(setup, seed, job, sources, schedule(random, killsPerPoint), killsPerPoint);
+    }
+  }
+
+  private void runSequence(Setup setup, long seed, StreamerJob job, SourceModel sources,
+                           List<Option<CrashPoint>> schedule, int killsPerPoint) throws Exception {
+    Tally tally = new Tally(setup, seed);
     long started = System.nanoTime();
     try {
       for (int run = 1; run <= schedule.size(); run++) {
@@ -156,9 +235,12 @@ class TestMultiTableCrashSafety {
         runAndCheck(job, ++run, Option.empty(), sources, tally);
       } while (!TargetState.read(targetPath).checkpoint.equals(Option.of(sources.latestCheckpoint())));
       assertTargetIsUnionAndJoinOfSourceSnapshots(sources, tally);
+      tally.compactions = TargetState.read(targetPath).compactions;
+      // The Streamer compacts a MERGE_ON_READ target inline (every 5 delta commits by Hudi's default).
+      assertEquals(setup.targetType.equals("MERGE_ON_READ"), tally.compactions > 0, "target compactions: " + tally);
     } catch (AssertionError e) {
-      throw new AssertionError(String.format("seed %d (replay with -D%s=%d): %s", seed, SEED_PROPERTY, seed,
-          e.getMessage()), e);
+      throw new AssertionError(String.format("%s, seed %d (replay with -D%s=%s -D%s=%d): %s", setup, seed,
+          SETUPS_PROPERTY, setup, SEED_PROPERTY, seed, e.getMessage()), e);
     } finally {
       tally.seconds = (System.nanoTime() - started) / 1_000_000_000L;
       LOG.info("Crash-safety tally: {}", tally);
@@ -250,13 +332,12 @@ class TestMultiTableCrashSafety {
     TargetState before = TargetState.read(targetPath);
     long started = System.nanoTime();
     Path log = dir.resolve("run-" + run + ".log");
-    List<String> jvmOptions = new ArrayList<>(List.of(
-        "-Dspark.hadoop.fs.file.impl=" + HaltBeforeCommitCompletesFileSystem.class.getName(),
-        "-Djava.io.tmpdir=" + streamerTmp));
+    List<String> jvmOptions = new ArrayList<>(storage.jvmOptions);
+    jvmOptions.add("-Djava.io.tmpdir=" + streamerTmp);
     if (kill.isPresent() && kill.get().firedFromInside()) {
       jvmOptions.add(kill.get().jvmOption());
     }
-    Process process = SparkSubmitLauncher.start(job, log, jvmOptions.toArray(new String[0]));
+    Process process = SparkSubmitLauncher.start(job, log, storage.environment, jvmOptions);
     Option<String> seenDataFile = Option.empty();
     if (kill.equals(Option.of(CrashPoint.WHILE_WRITING_FILES))) {
       seenDataFile = awaitNewDataFile(process, before);
@@ -276,6 +357,9 @@ class TestMultiTableCrashSafety {
 
     TargetState after = TargetState.read(targetPath);
     String outcome = checkTimeline(run, kill, before, after, seenDataFile, sources, tally);
+    Set<String> unaccounted = after.unaccountedDataFiles(filesOfFailedWrites);
+    assertTrue(unaccounted.isEmpty(), "run " + run + " (" + describe(kill) + "): data files that no completed commit, "
+        + "rollback or pending write accounts for: " + unaccounted + "; " + after);
     checkTargetMatchesItsCheckpoint(run, after, sources, tally);
     LOG.info("Run {} ({}) in {} s: {}; checkpoint {}", run, describe(kill),
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), outcome, after.checkpoint.orElse("<none>"));
@@ -290,7 +374,7 @@ class TestMultiTableCrashSafety {
       if (created.isPresent() || !process.isAlive()) {
         return created;
       }
-      process.waitFor(20, TimeUnit.MILLISECONDS);
+      process.waitFor(50, TimeUnit.MILLISECONDS);
     }
     return Option.empty();
   }
@@ -307,13 +391,19 @@ class TestMultiTableCrashSafety {
       assertEquals(before.checkpoint, after.checkpoint, context + "the checkpoint moved");
       return "target untouched";
     }
-    // Every other run started a commit, and so first rolled back the writes that earlier kills left pending.
-    for (String failed : before.pending) {
+    // Every other run started a commit, and so first rolled back the writes that earlier kills left pending; with
+    // lazy rollbacks, only a run whose commit completed did (its cleaner does it, before the commit callback).
+    boolean committed = !kill.isPresent() || kill.get() == CrashPoint.IN_COMMIT_CALLBACK;
+    if (setup.rollsBackLazily() && !committed) {
+      assertTrue(after.pending.containsAll(before.pending), context + "a failed write was rolled back before the "
+          + "cleaner of a completed commit ran: before " + before + ", after " + after);
+    }
+    for (String failed : setup.rollsBackLazily() && !committed ? Set.<String>of() : before.pending) {
       assertFalse(after.pending.contains(failed) || after.completed.contains(failed),
           context + "failed instant " + failed + " was not rolled back: " + after);
-      assertTrue(after.rolledBack.contains(failed), context + "no completed rollback names " + failed + ": " + after);
-      assertTrue(after.dataFilesOf(failed).isEmpty(),
-          context + "data files of rolled-back instant " + failed + " remain: " + after.dataFilesOf(failed));
+      assertTrue(after.rollbackLogFiles.containsKey(failed),
+          context + "no completed rollback names " + failed + ": " + after);
+      checkFilesOfRolledBackWrite(context, failed, after, tally);
       tally.rolledBack++;
     }
     if (kill.isPresent() && kill.get() != CrashPoint.IN_COMMIT_CALLBACK) {
@@ -321,10 +411,15 @@ class TestMultiTableCrashSafety {
       assertEquals(1, newPending.size(), context + "expected exactly one new pending instant: " + after);
       assertTrue(newCompleted.isEmpty(), context + "the kill landed after the commit completed: " + after);
       String pending = newPending.iterator().next();
-      List<String> files = after.dataFilesOf(pending);
+      Set<String> files = difference(difference(after.dataFiles, before.dataFiles), after.allRollbackLogFiles());
       assertFalse(files.isEmpty(), context + "no data file of the pending instant " + pending + " was written");
-      seenDataFile.ifPresent(file -> assertTrue(file.endsWith("_" + pending + ".parquet"),
-          context + "the data file seen while writing, " + file + ", is not of the pending instant " + pending));
+      for (String baseFile : files.stream().filter(file -> !isLogFile(file)).collect(Collectors.toList())) {
+        assertEquals(pending, FSUtils.getCommitTime(baseFile),
+            context + "a new base file is not of the pending instant " + pending + ": " + baseFile);
+      }
+      seenDataFile.ifPresent(file -> assertTrue(files.contains(file),
+          context + "the data file seen while writing, " + file + ", is not among the pending write's " + files));
+      filesOfFailedWrites.put(pending, files);
       assertEquals(before.checkpoint, after.checkpoint, context + "the checkpoint moved without a completed commit");
       return "left instant " + pending + " " + after.pendingState.get(pending) + " with data files " + files;
     }
@@ -334,6 +429,27 @@ class TestMultiTableCrashSafety {
     assertEquals(Option.of(sources.checkpointAfterBatch(before.checkpoint)), after.checkpoint,
         context + "the committed checkpoint is not each table's window end after " + before.checkpoint);
     return "completed instant " + newCompleted.iterator().next();
+  }
+
+  /**
+   * What a rollback must have done with the files a killed write left: a base file is deleted; a log file (appended to
+   * a file group that existed before) may stay, masked by a rollback block in a log file of the same file group that
+   * the rollback wrote.
+   */
+  private void checkFilesOfRolledBackWrite(String context, String failed, TargetState after, Tally tally) {
+    Set<String> files = filesOfFailedWrites.remove(failed);
+    assertTrue(files != null, context + "no record of the files that the write of " + failed + " left");
+    Set<String> fileGroupsWithRollbackBlock = after.rollbackLogFiles.get(failed).stream()
+        .map(TestMultiTableCrashSafety::fileId).collect(Collectors.toSet());
+    for (String file : files) {
+      if (!after.dataFiles.contains(file)) {
+        tally.failedFilesDeleted++;
+      } else {
+        assertTrue(isLogFile(file) && fileGroupsWithRollbackBlock.contains(fileId(file)), context + "the file " + file
+            + " of rolled-back instant " + failed + " remains, and no rollback block of that instant masks it: " + after);
+        tally.failedLogFilesMasked++;
+      }
+    }
   }
 
   /**
@@ -404,6 +520,15 @@ class TestMultiTableCrashSafety {
 
   private static String describe(Option<CrashPoint> kill) {
     return kill.map(point -> "killed " + point).orElse("completes");
+  }
+
+  private static boolean isLogFile(String fileName) {
+    return FSUtils.isLogFile(new org.apache.hadoop.fs.Path(fileName));
+  }
+
+  private static String fileId(String fileName) {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(fileName);
+    return isLogFile(fileName) ? FSUtils.getFileIdFromLogPath(file) : FSUtils.getFileIdFromFilePath(file);
   }
 
   private static Set<String> difference(Set<String> a, Set<String> b) {
@@ -629,43 +754,62 @@ class TestMultiTableCrashSafety {
   // ---------------------------------------------------------------------------------------------------------------
   // The target's timeline, read from outside the Streamer
 
+  /**
+   * The target's writes (the Streamer's commits: {@code commit} on COPY_ON_WRITE, {@code deltacommit} on MERGE_ON_READ),
+   * its rollbacks and its data files, read from outside the Streamer.
+   */
   private static final class TargetState {
 
     final Set<String> completed = new TreeSet<>();
     final Set<String> pending = new TreeSet<>();
     final Map<String, String> pendingState = new HashMap<>();
-    final Set<String> rolledBack = new TreeSet<>();
+    /** By rolled-back instant: the log files with the rollback blocks that its rollback wrote (none on COPY_ON_WRITE). */
+    final Map<String, Set<String>> rollbackLogFiles = new TreeMap<>();
     final Set<String> timelineFiles = new TreeSet<>();
+    /** The names of the data files (base and log files) in the base path: the target is not partitioned. */
     final Set<String> dataFiles = new TreeSet<>();
+    final Set<String> filesOfCompletedCommits = new TreeSet<>();
+    Option<String> oldestActiveCommit = Option.empty();
+    int compactions;
     Option<String> checkpoint = Option.empty();
 
     static TargetState read(String basePath) {
       TargetState state = new TargetState();
-      Path base = Path.of(URI.create(basePath));
-      if (!Files.exists(base.resolve(".hoodie").resolve("hoodie.properties"))) {
+      if (!exists(basePath + "/.hoodie/hoodie.properties")) {
         return state;
       }
       HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
           .setConf(SharedSpark.jsc().hadoopConfiguration()).setBasePath(basePath)
           .setLoadActiveTimelineOnLoad(true).build();
-      HoodieTimeline commits = metaClient.getCommitsTimeline();
-      commits.filterCompletedInstants().getInstantsAsStream().forEach(i -> state.completed.add(i.getTimestamp()));
-      commits.filterInflightsAndRequested().getInstantsAsStream().forEach(i -> {
+      HoodieTimeline writes = metaClient.getActiveTimeline()
+          .getTimelineOfActions(Collections.singleton(metaClient.getCommitActionType()));
+      writes.filterCompletedInstants().getInstantsAsStream().forEach(i -> state.completed.add(i.getTimestamp()));
+      writes.filterInflightsAndRequested().getInstantsAsStream().forEach(i -> {
         state.pending.add(i.getTimestamp());
         state.pendingState.put(i.getTimestamp(), i.getState().name());
       });
+      if (!metaClient.getCommitActionType().equals(HoodieTimeline.COMMIT_ACTION)) {
+        state.compactions = metaClient.getActiveTimeline().getTimelineOfActions(
+            Collections.singleton(HoodieTimeline.COMMIT_ACTION)).filterCompletedInstants().countInstants();
+      }
+      state.oldestActiveCommit = metaClient.getCommitsTimeline().firstInstant().map(HoodieInstant::getTimestamp);
       HoodieTimeline rollbacks = metaClient.getActiveTimeline().getRollbackTimeline().filterCompletedInstants();
       for (HoodieInstant rollback : rollbacks.getInstants()) {
         try {
           HoodieRollbackMetadata metadata =
               TimelineMetadataUtils.deserializeHoodieRollbackMetadata(rollbacks.getInstantDetails(rollback).get());
-          state.rolledBack.addAll(metadata.getCommitsRollback());
+          Set<String> logFiles = metadata.getPartitionMetadata().values().stream()
+              .flatMap(partition -> partition.getRollbackLogFiles().keySet().stream())
+              .map(file -> new org.apache.hadoop.fs.Path(file).getName()).collect(Collectors.toCollection(TreeSet::new));
+          metadata.getCommitsRollback().forEach(instant -> state.rollbackLogFiles.put(instant, logFiles));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
       }
-      state.timelineFiles.addAll(list(base.resolve(".hoodie"), name -> Character.isDigit(name.charAt(0))));
+      state.timelineFiles.addAll(list(basePath + "/.hoodie", name -> Character.isDigit(name.charAt(0))));
       state.dataFiles.addAll(dataFiles(basePath));
+      HudiTables.filesWrittenByCompletedCommits(basePath)
+          .forEach(file -> state.filesOfCompletedCommits.add(new org.apache.hadoop.fs.Path(file).getName()));
       if (!state.completed.isEmpty()) {
         state.checkpoint = Option.of(HudiTables.lastCheckpoint(basePath));
       }
@@ -673,20 +817,55 @@ class TestMultiTableCrashSafety {
     }
 
     static Set<String> dataFiles(String basePath) {
-      return list(Path.of(URI.create(basePath)), name -> name.endsWith(".parquet") && !name.startsWith("."));
+      return list(basePath, name -> isLogFile(name) || (name.endsWith(".parquet") && !name.startsWith(".")));
     }
 
-    List<String> dataFilesOf(String instant) {
-      return dataFiles.stream().filter(file -> file.endsWith("_" + instant + ".parquet")).collect(Collectors.toList());
+    Set<String> allRollbackLogFiles() {
+      return rollbackLogFiles.values().stream().flatMap(Set::stream).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    private static Set<String> list(Path folder, Function<String, Boolean> accept) {
-      if (!Files.isDirectory(folder)) {
-        return Set.of();
+    /**
+     * The data files that nothing accounts for: not named by a completed commit's write stats (compactions included),
+     * not written by a rollback, not left by a failed write that is pending or whose rollback masked it, and not of a
+     * commit archived off the active timeline (whose write stats this cannot read).
+     */
+    Set<String> unaccountedDataFiles(Map<String, Set<String>> filesOfFailedWrites) {
+      Set<String> accounted = new TreeSet<>(filesOfCompletedCommits);
+      accounted.addAll(allRollbackLogFiles());
+      filesOfFailedWrites.values().forEach(accounted::addAll);
+      Set<String> fileGroupsWithRollbackBlock = allRollbackLogFiles().stream()
+          .map(TestMultiTableCrashSafety::fileId).collect(Collectors.toSet());
+      return dataFiles.stream()
+          .filter(file -> !accounted.contains(file))
+          .filter(file -> !(isLogFile(file) && fileGroupsWithRollbackBlock.contains(fileId(file))))
+          .filter(file -> oldestActiveCommit.map(oldest -> instantOf(file).compareTo(oldest) >= 0).orElse(true))
+          .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static String instantOf(String fileName) {
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(fileName);
+      return isLogFile(fileName) ? FSUtils.getBaseCommitTimeFromLogPath(file) : FSUtils.getCommitTime(fileName);
+    }
+
+    private static boolean exists(String path) {
+      try {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(path);
+        return file.getFileSystem(SharedSpark.jsc().hadoopConfiguration()).exists(file);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      try (Stream<Path> files = Files.list(folder)) {
-        return files.map(file -> file.getFileName().toString()).filter(accept::apply)
-            .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The names of the files directly in a folder (local or on S3) that {@code accept} takes; none if it is missing. */
+    private static Set<String> list(String folder, Predicate<String> accept) {
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(folder);
+      try {
+        FileSystem fs = path.getFileSystem(SharedSpark.jsc().hadoopConfiguration());
+        if (!fs.exists(path)) {
+          return Set.of();
+        }
+        return Arrays.stream(fs.listStatus(path)).filter(FileStatus::isFile).map(status -> status.getPath().getName())
+            .filter(accept).collect(Collectors.toCollection(TreeSet::new));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -694,7 +873,54 @@ class TestMultiTableCrashSafety {
 
     @Override
     public String toString() {
-      return "completed " + completed + ", pending " + pendingState + ", rolled back " + rolledBack;
+      return "completed " + completed + ", pending " + pendingState + ", rolled back (with rollback log files) "
+          + rollbackLogFiles + ", compactions " + compactions;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Where the tables live
+
+  /** The tables' file system as the test JVM and the Streamer JVMs reach it: a local folder, or a bucket of S3Proxy. */
+  private static final class Storage implements AutoCloseable {
+
+    private static final String ACCESS_KEY = "AKIDCRASHSAFETY4Q7Z";
+    private static final String SECRET_KEY = "crash-secret-3e9a51c6";
+
+    final String root;
+    /** Streamer JVM options: the file system that halts as a commit is about to complete, and S3A's endpoint. */
+    final List<String> jvmOptions = new ArrayList<>();
+    /** Streamer JVM environment: the S3 credentials, where the AWS SDK reads them (not on the command line). */
+    final Map<String, String> environment = new HashMap<>();
+    private final Option<S3ProxyServer> s3;
+
+    private Storage(String root, Option<S3ProxyServer> s3) {
+      this.root = root;
+      this.s3 = s3;
+      jvmOptions.add("-Dspark.hadoop.fs.file.impl=" + HaltBeforeCommitCompletesFileSystem.class.getName());
+      if (s3.isPresent()) {
+        jvmOptions.add("-Dspark.hadoop.fs.s3a.impl=" + HaltBeforeCommitCompletesS3AFileSystem.class.getName());
+        s3.get().s3aEndpointSettings().forEach((key, value) -> jvmOptions.add("-Dspark.hadoop." + key + "=" + value));
+        environment.putAll(s3.get().credentialsEnvironment());
+      }
+    }
+
+    static Storage open(Setup setup, Path dir) throws Exception {
+      if (!setup.onS3) {
+        return new Storage(dir.toUri().toString().replaceAll("/$", ""), Option.empty());
+      }
+      S3ProxyServer s3 = S3ProxyServer.start(dir.resolve("s3proxy"), ACCESS_KEY, SECRET_KEY);
+      String bucket = s3.createBucket("crash-safety");
+      s3.configure(SharedSpark.jsc().hadoopConfiguration());
+      return new Storage(bucket, Option.of(s3));
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (s3.isPresent()) {
+        s3.get().unconfigure(SharedSpark.jsc().hadoopConfiguration());
+        s3.get().close();
+      }
     }
   }
 
@@ -703,11 +929,15 @@ class TestMultiTableCrashSafety {
 
   private static final class Tally {
 
+    final Setup setup;
     final long seed;
     final Map<CrashPoint, Integer> kills = new EnumMap<>(CrashPoint.class);
     int launches;
     int completed;
     int rolledBack;
+    int failedFilesDeleted;
+    int failedLogFilesMasked;
+    int compactions;
     long checks;
     long rowsChecked;
     long losses;
@@ -716,7 +946,8 @@ class TestMultiTableCrashSafety {
     long aheadOfCheckpoint;
     long seconds;
 
-    Tally(long seed) {
+    Tally(Setup setup, long seed) {
+      this.setup = setup;
       this.seed = seed;
       for (CrashPoint point : CrashPoint.values()) {
         kills.put(point, 0);
@@ -761,10 +992,11 @@ class TestMultiTableCrashSafety {
 
     @Override
     public String toString() {
-      return String.format("seed=%d, launches=%d (completed %d, killed %d: %s), failed instants rolled back=%d, "
-              + "checks=%d, rows checked=%d, losses=%d, duplicates=%d, unexpected rows=%d, "
-              + "rows ahead of checkpoint=%d, time=%d s", seed, launches, completed, kills(), kills, rolledBack, checks,
-          rowsChecked, losses, duplicates, unexpected, aheadOfCheckpoint, seconds);
+      return String.format("%s, seed=%d, launches=%d (completed %d, killed %d: %s), failed instants rolled back=%d "
+              + "(their files deleted %d, log files masked by rollback blocks %d), target compactions=%d, checks=%d, "
+              + "rows checked=%d, losses=%d, duplicates=%d, unexpected rows=%d, rows ahead of checkpoint=%d, time=%d s",
+          setup, seed, launches, completed, kills(), kills, rolledBack, failedFilesDeleted, failedLogFilesMasked,
+          compactions, checks, rowsChecked, losses, duplicates, unexpected, aheadOfCheckpoint, seconds);
     }
   }
 }

@@ -35,9 +35,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * cleaned and archived (asserted by count). Randomized with {@code -Dschedule.seeds=N} (the first seed is {@code schedule.seed} or the clock,
  * the next ones follow from it) and {@code -Dschedule.steps=M}. Every seed is printed; replay one with
  * {@code -Dschedule.seed=<seed>} and the same steps.
+ *
+ * <p>Every seed runs twice: with the metadata table off, and on as users keep it (Hudi's default for Spark writers),
+ * with column stats, on every source and on the target. Hudi 0.14 archives a table's instants only behind its metadata
+ * table's latest compaction, so there the metadata table compacts every {@value #METADATA_COMPACT_EVERY} of its delta
+ * commits (Hudi's default is 10) for archival to happen within a quick run.
  */
 class TestTableServiceSchedule {
 
@@ -112,14 +118,17 @@ class TestTableServiceSchedule {
    */
   private static final String ROW_WRITER = "hoodie.datasource.write.row.writer.enable";
 
+  private static final int METADATA_COMPACT_EVERY = 3;
+
   private static final StructType ROWS_WITH_NOTE = SourceModel.ROWS.add("note", DataTypes.StringType);
 
   /** Kept when the test fails: every seed's sources and target. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
-  @Test
-  void sourcesAndTargetServicedBetweenRoundsLoseAndDuplicateNothing() throws Exception {
+  @ParameterizedTest(name = "metadata table on: {0}")
+  @ValueSource(booleans = {false, true})
+  void sourcesAndTargetServicedBetweenRoundsLoseAndDuplicateNothing(boolean metadataTable) throws Exception {
     boolean randomized = System.getProperty(SEEDS_PROPERTY) != null;
     long firstSeed = Long.getLong(SEED_PROPERTY, randomized ? System.nanoTime() : QUICK_SEED);
     int seeds = Integer.getInteger(SEEDS_PROPERTY, 1);
@@ -128,13 +137,14 @@ class TestTableServiceSchedule {
     SplittableRandom seedSequence = new SplittableRandom(firstSeed);
     for (int run = 0; run < seeds; run++) {
       long seed = run == 0 ? firstSeed : seedSequence.nextLong();
-      LOG.info("Table-service schedule with seed {} (replay it with -D{}={} -D{}={})", seed, SEED_PROPERTY, seed,
-          STEPS_PROPERTY, steps);
-      Tally tally = new Tally(seed);
+      LOG.info("Table-service schedule with seed {}, metadata table on: {} (replay it with -D{}={} -D{}={})", seed,
+          metadataTable, SEED_PROPERTY, seed, STEPS_PROPERTY, steps);
+      Tally tally = new Tally(seed, metadataTable);
       tallies.add(tally);
       long started = System.nanoTime();
       try {
-        new Schedule(seed, Files.createDirectories(dir.resolve("seed-" + seed)), tally).run(steps);
+        new Schedule(seed, metadataSettings(metadataTable), Files.createDirectories(dir.resolve("seed-" + seed)), tally)
+            .run(steps);
       } finally {
         tally.seconds = (System.nanoTime() - started) / 1_000_000_000L;
         LOG.info("Table-service schedule tally: {}", tally);
@@ -158,6 +168,13 @@ class TestTableServiceSchedule {
     }
   }
 
+  /** The metadata table's settings of every writer, the Streamer's included. */
+  private static Map<String, String> metadataSettings(boolean on) {
+    return on ? Map.of("hoodie.metadata.enable", "true", "hoodie.metadata.index.column.stats.enable", "true",
+        "hoodie.metadata.compact.max.delta.commits", String.valueOf(METADATA_COMPACT_EVERY))
+        : Map.of("hoodie.metadata.enable", "false");
+  }
+
   /** One seed's run: the setup drawn, the sources and their model, the job, the rounds. */
   private static final class Schedule {
 
@@ -173,7 +190,7 @@ class TestTableServiceSchedule {
     private final int addColumnAtStep;
     private long version;
 
-    Schedule(long seed, Path dir, Tally tally) {
+    Schedule(long seed, Map<String, String> metadataSettings, Path dir, Tally tally) {
       // Scrambled: java.util.Random's first draws hardly differ between nearby seeds (System.nanoTime() values drew
       // the same target type every time), and the target type is the first draw.
       this.random = new Random(new SplittableRandom(seed).nextLong());
@@ -185,7 +202,8 @@ class TestTableServiceSchedule {
       this.exactJoin = random.nextBoolean();
       this.concurrentWrites = random.nextBoolean();
       for (String name : List.of("a", "b")) {
-        sources.add(new Source(name, dir.resolve(name).toUri().toString(), random, deletes, exactJoin));
+        sources.add(new Source(name, dir.resolve(name).toUri().toString(), random, deletes, exactJoin,
+            metadataSettings));
       }
       this.addColumnAtStep = random.nextInt(3) == 0 ? -1 : 1 + random.nextInt(DEFAULT_STEPS - 1);
       this.job = new StreamerJob(dir, targetPath)
@@ -193,7 +211,6 @@ class TestTableServiceSchedule {
           .transformers(MultiDatasetSqlFileTransformer.class.getName())
           .property("hoodie.streamer.source.multi.hudi.tables", "a,b")
           .property("hoodie.datasource.write.recordkey.field", "rk")
-          .property("hoodie.metadata.enable", "false")
           .property("hoodie.metrics.on", "true")
           .property("hoodie.metrics.reporter.type", "INMEMORY")
           .property("hoodie.cleaner.commits.retained", "2")
@@ -204,6 +221,7 @@ class TestTableServiceSchedule {
           .property("hoodie.clustering.inline.max.commits", "2")
           .property(ROW_WRITER, "false")
           .sql(sql(false));
+      metadataSettings.forEach(job::property);
       for (Source source : sources) {
         job.property("hoodie.streamer.source.hudi." + source.name + ".path", source.path)
             .property("hoodie.streamer.source.hudi." + source.name + ".missing_checkpoint_strategy",
@@ -376,12 +394,15 @@ class TestTableServiceSchedule {
     private final int compactEvery;
     private final int clusterEvery;
     private final int commitsRetained;
+    private final Map<String, String> metadataSettings;
     private final SourceModel model;
     private boolean withNote;
     private int nextId;
 
-    Source(String name, String path, Random random, boolean deletes, boolean exactJoin) {
+    Source(String name, String path, Random random, boolean deletes, boolean exactJoin,
+           Map<String, String> metadataSettings) {
       this.name = name;
+      this.metadataSettings = metadataSettings;
       this.model = new SourceModel(name);
       this.path = path;
       this.random = random;
@@ -417,7 +438,6 @@ class TestTableServiceSchedule {
         rows.put(id, row(id, v, ts));
       }
       Map<String, String> options = new HashMap<>(Map.of(
-          "hoodie.metadata.enable", "false",
           "hoodie.cleaner.commits.retained", String.valueOf(commitsRetained),
           "hoodie.keep.min.commits", String.valueOf(commitsRetained + 1),
           "hoodie.keep.max.commits", String.valueOf(commitsRetained + 3),
@@ -426,6 +446,7 @@ class TestTableServiceSchedule {
           "hoodie.clustering.inline", String.valueOf(clusterEvery > 0),
           "hoodie.clustering.inline.max.commits", String.valueOf(Math.max(1, clusterEvery))));
       options.put(ROW_WRITER, "false");
+      options.putAll(metadataSettings);
       if (partitioned) {
         options.put("hoodie.datasource.write.partitionpath.field", "part");
         options.put("hoodie.datasource.write.keygenerator.class", SimpleKeyGenerator.class.getName());
@@ -515,6 +536,7 @@ class TestTableServiceSchedule {
   private static final class Tally {
 
     final long seed;
+    final boolean metadataTable;
     String setup;
     int rounds;
     int sourceCommits;
@@ -527,8 +549,9 @@ class TestTableServiceSchedule {
     long minHeadroom = Long.MAX_VALUE;
     long seconds;
 
-    Tally(long seed) {
+    Tally(long seed, boolean metadataTable) {
       this.seed = seed;
+      this.metadataTable = metadataTable;
     }
 
     int sourceServices() {
@@ -538,9 +561,10 @@ class TestTableServiceSchedule {
 
     @Override
     public String toString() {
-      return String.format("seed=%d, rounds=%d, source commits=%d (delete commits %d, during a round %d), columns "
+      return String.format("seed=%d, metadata table on: %s, rounds=%d, source commits=%d (delete commits %d, during a "
+              + "round %d), columns "
               + "added=%d, source services=%s, target services=%s, %s, least retention headroom seen=%s, time=%d s",
-          seed, rounds, sourceCommits, sourceDeletes, concurrentCommits, columnsAdded, sourceServicesSeen,
+          seed, metadataTable, rounds, sourceCommits, sourceDeletes, concurrentCommits, columnsAdded, sourceServicesSeen,
           targetServices, check, minHeadroom == Long.MAX_VALUE ? "none" : minHeadroom, seconds);
     }
   }

@@ -62,14 +62,22 @@ public final class SparkSubmitLauncher {
    * @param extraJvmOptions more options for the driver JVM, e.g. system properties read by fault injectors
    */
   public static Process start(StreamerJob job, Path log, String... extraJvmOptions) {
-    List<String> command = driverJvm(Arrays.asList(extraJvmOptions), System.getProperty("plugin.classes.dir")
+    return start(job, log, Map.of(), Arrays.asList(extraJvmOptions));
+  }
+
+  /**
+   * Starts the job in {@code local[2]}, as {@link #start(StreamerJob, Path, String...)}, with more environment variables
+   * (e.g. S3 credentials, which the AWS SDK reads from there).
+   */
+  public static Process start(StreamerJob job, Path log, Map<String, String> environment, List<String> extraJvmOptions) {
+    List<String> command = driverJvm(extraJvmOptions, System.getProperty("plugin.classes.dir")
         + File.pathSeparator + System.getProperty("test.classes.dir") + File.pathSeparator
         + Deployment.classpath().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
     command.addAll(Arrays.asList("--master", "local[2]"));
     command.addAll(HUDI_SESSION);
     command.addAll(Arrays.asList("--class", HoodieStreamer.class.getName(), Deployment.utilitiesBundle().toString()));
     command.addAll(Arrays.asList(job.arguments()));
-    return launch(command, Map.of(), log);
+    return launch(command, environment, log);
   }
 
   /**
