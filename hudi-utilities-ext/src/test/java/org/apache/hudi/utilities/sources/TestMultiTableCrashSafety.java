@@ -224,18 +224,20 @@ class TestMultiTableCrashSafety {
     Tally tally = new Tally(setup, seed);
     long started = System.nanoTime();
     try {
+      TargetState target = TargetState.read(targetPath);
       for (int run = 1; run <= schedule.size(); run++) {
         sources.changeRandomly(run == 1);
-        runAndCheck(job, run, schedule.get(run - 1), sources, tally);
+        target = runAndCheck(job, run, schedule.get(run - 1), target, sources, tally);
       }
       int run = schedule.size();
       do {
-        assertTrue(run < schedule.size() + MAX_CATCH_UP_RUNS, "not caught up after " + MAX_CATCH_UP_RUNS
-            + " clean runs: " + TargetState.read(targetPath).checkpoint);
-        runAndCheck(job, ++run, Option.empty(), sources, tally);
-      } while (!TargetState.read(targetPath).checkpoint.equals(Option.of(sources.latestCheckpoint())));
+        target = runAndCheck(job, ++run, Option.empty(), target, sources, tally);
+      } while (!target.checkpoint.equals(Option.of(sources.latestCheckpoint()))
+          && run < schedule.size() + MAX_CATCH_UP_RUNS);
+      assertEquals(Option.of(sources.latestCheckpoint()), target.checkpoint,
+          "not caught up after " + MAX_CATCH_UP_RUNS + " clean runs");
       assertTargetIsUnionAndJoinOfSourceSnapshots(sources, tally);
-      tally.compactions = TargetState.read(targetPath).compactions;
+      tally.compactions = target.compactions;
       // The Streamer compacts a MERGE_ON_READ target inline (every 5 delta commits by Hudi's default).
       assertEquals(setup.targetType.equals("MERGE_ON_READ"), tally.compactions > 0, "target compactions: " + tally);
     } catch (AssertionError e) {
@@ -327,9 +329,9 @@ class TestMultiTableCrashSafety {
   // ---------------------------------------------------------------------------------------------------------------
   // One run
 
-  private void runAndCheck(StreamerJob job, int run, Option<CrashPoint> kill, SourceModel sources, Tally tally)
-      throws Exception {
-    TargetState before = TargetState.read(targetPath);
+  /** Launches one run from the target state {@code before}, checks what it left, and returns the state it left. */
+  private TargetState runAndCheck(StreamerJob job, int run, Option<CrashPoint> kill, TargetState before,
+                                  SourceModel sources, Tally tally) throws Exception {
     long started = System.nanoTime();
     Path log = dir.resolve("run-" + run + ".log");
     List<String> jvmOptions = new ArrayList<>(storage.jvmOptions);
@@ -363,13 +365,14 @@ class TestMultiTableCrashSafety {
     checkTargetMatchesItsCheckpoint(run, after, sources, tally);
     LOG.info("Run {} ({}) in {} s: {}; checkpoint {}", run, describe(kill),
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), outcome, after.checkpoint.orElse("<none>"));
+    return after;
   }
 
   /** Polls the target's base path until a data file that was not there before appears, or the Streamer exits. */
   private Option<String> awaitNewDataFile(Process process, TargetState before) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LAUNCH_TIMEOUT_SECONDS);
     while (System.nanoTime() < deadline) {
-      Option<String> created = Option.fromJavaOptional(TargetState.dataFiles(targetPath).stream()
+      Option<String> created = Option.fromJavaOptional(HudiTables.dataFiles(targetPath).stream()
           .filter(file -> !before.dataFiles.contains(file)).findFirst());
       if (created.isPresent() || !process.isAlive()) {
         return created;
@@ -397,21 +400,22 @@ class TestMultiTableCrashSafety {
     if (setup.rollsBackLazily() && !committed) {
       assertTrue(after.pending.containsAll(before.pending), context + "a failed write was rolled back before the "
           + "cleaner of a completed commit ran: before " + before + ", after " + after);
-    }
-    for (String failed : setup.rollsBackLazily() && !committed ? Set.<String>of() : before.pending) {
-      assertFalse(after.pending.contains(failed) || after.completed.contains(failed),
-          context + "failed instant " + failed + " was not rolled back: " + after);
-      assertTrue(after.rollbackLogFiles.containsKey(failed),
-          context + "no completed rollback names " + failed + ": " + after);
-      checkFilesOfRolledBackWrite(context, failed, after, tally);
-      tally.rolledBack++;
+    } else {
+      for (String failed : before.pending) {
+        assertFalse(after.pending.contains(failed) || after.completed.contains(failed),
+            context + "failed instant " + failed + " was not rolled back: " + after);
+        assertTrue(after.rollbackLogFiles.containsKey(failed),
+            context + "no completed rollback names " + failed + ": " + after);
+        checkFilesOfRolledBackWrite(context, failed, after, tally);
+        tally.rolledBack++;
+      }
     }
     if (kill.isPresent() && kill.get() != CrashPoint.IN_COMMIT_CALLBACK) {
       // Killed between starting the commit and completing it: one instant left pending, with data files written.
       assertEquals(1, newPending.size(), context + "expected exactly one new pending instant: " + after);
       assertTrue(newCompleted.isEmpty(), context + "the kill landed after the commit completed: " + after);
       String pending = newPending.iterator().next();
-      Set<String> files = difference(difference(after.dataFiles, before.dataFiles), after.allRollbackLogFiles());
+      Set<String> files = difference(difference(after.dataFiles, before.dataFiles), after.allRollbackLogFiles);
       assertFalse(files.isEmpty(), context + "no data file of the pending instant " + pending + " was written");
       for (String baseFile : files.stream().filter(file -> !isLogFile(file)).collect(Collectors.toList())) {
         assertEquals(pending, FSUtils.getCommitTime(baseFile),
@@ -765,8 +769,9 @@ class TestMultiTableCrashSafety {
     final Map<String, String> pendingState = new HashMap<>();
     /** By rolled-back instant: the log files with the rollback blocks that its rollback wrote (none on COPY_ON_WRITE). */
     final Map<String, Set<String>> rollbackLogFiles = new TreeMap<>();
+    final Set<String> allRollbackLogFiles = new TreeSet<>();
     final Set<String> timelineFiles = new TreeSet<>();
-    /** The names of the data files (base and log files) in the base path: the target is not partitioned. */
+    /** The data files (base and log files) in the base path, by name: the target is not partitioned. */
     final Set<String> dataFiles = new TreeSet<>();
     final Set<String> filesOfCompletedCommits = new TreeSet<>();
     Option<String> oldestActiveCommit = Option.empty();
@@ -806,22 +811,14 @@ class TestMultiTableCrashSafety {
           throw new UncheckedIOException(e);
         }
       }
+      state.rollbackLogFiles.values().forEach(state.allRollbackLogFiles::addAll);
       state.timelineFiles.addAll(list(basePath + "/.hoodie", name -> Character.isDigit(name.charAt(0))));
-      state.dataFiles.addAll(dataFiles(basePath));
-      HudiTables.filesWrittenByCompletedCommits(basePath)
-          .forEach(file -> state.filesOfCompletedCommits.add(new org.apache.hadoop.fs.Path(file).getName()));
+      state.dataFiles.addAll(HudiTables.dataFiles(basePath));
+      state.filesOfCompletedCommits.addAll(HudiTables.filesWrittenByCompletedCommits(metaClient));
       if (!state.completed.isEmpty()) {
-        state.checkpoint = Option.of(HudiTables.lastCheckpoint(basePath));
+        state.checkpoint = Option.of(HudiTables.lastCheckpoint(metaClient));
       }
       return state;
-    }
-
-    static Set<String> dataFiles(String basePath) {
-      return list(basePath, name -> isLogFile(name) || (name.endsWith(".parquet") && !name.startsWith(".")));
-    }
-
-    Set<String> allRollbackLogFiles() {
-      return rollbackLogFiles.values().stream().flatMap(Set::stream).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /**
@@ -831,9 +828,9 @@ class TestMultiTableCrashSafety {
      */
     Set<String> unaccountedDataFiles(Map<String, Set<String>> filesOfFailedWrites) {
       Set<String> accounted = new TreeSet<>(filesOfCompletedCommits);
-      accounted.addAll(allRollbackLogFiles());
+      accounted.addAll(allRollbackLogFiles);
       filesOfFailedWrites.values().forEach(accounted::addAll);
-      Set<String> fileGroupsWithRollbackBlock = allRollbackLogFiles().stream()
+      Set<String> fileGroupsWithRollbackBlock = allRollbackLogFiles.stream()
           .map(TestMultiTableCrashSafety::fileId).collect(Collectors.toSet());
       return dataFiles.stream()
           .filter(file -> !accounted.contains(file))

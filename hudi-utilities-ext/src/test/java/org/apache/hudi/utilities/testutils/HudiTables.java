@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.testutils;
 
+import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -25,6 +26,10 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
 
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -180,7 +185,12 @@ public final class HudiTables {
    * clustering commit stores none); null if none does.
    */
   public static String lastCheckpoint(String targetPath) {
-    HoodieTimeline commits = metaClient(targetPath).getCommitsTimeline().filterCompletedInstants();
+    return lastCheckpoint(metaClient(targetPath));
+  }
+
+  /** As {@link #lastCheckpoint(String)}, on a timeline already loaded. */
+  public static String lastCheckpoint(HoodieTableMetaClient target) {
+    HoodieTimeline commits = target.getCommitsTimeline().filterCompletedInstants();
     List<HoodieInstant> newestFirst = new ArrayList<>(commits.getInstants());
     Collections.reverse(newestFirst);
     for (HoodieInstant commit : newestFirst) {
@@ -194,13 +204,46 @@ public final class HudiTables {
 
   /** The files (relative to the table's base path) that the write stats of the table's completed commits name. */
   public static Set<String> filesWrittenByCompletedCommits(String path) {
-    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
+    return filesWrittenByCompletedCommits(metaClient(path));
+  }
+
+  /** As {@link #filesWrittenByCompletedCommits(String)}, on a timeline already loaded. */
+  public static Set<String> filesWrittenByCompletedCommits(HoodieTableMetaClient table) {
+    HoodieTimeline commits = table.getCommitsTimeline().filterCompletedInstants();
     Set<String> files = new TreeSet<>();
     for (HoodieInstant commit : commits.getInstants()) {
       commitMetadata(commits, commit).getPartitionToWriteStats().values()
           .forEach(stats -> stats.forEach(stat -> files.add(stat.getPath())));
     }
     return files;
+  }
+
+  /**
+   * The base and log files of a table (local or on S3), relative to its base path: every file outside {@code .hoodie}
+   * but partition metadata and a local file system's checksum files.
+   */
+  public static Set<String> dataFiles(String path) {
+    Path base = new Path(path);
+    try {
+      FileSystem fs = base.getFileSystem(SharedSpark.jsc().hadoopConfiguration());
+      Set<String> files = new TreeSet<>();
+      if (!fs.exists(base)) {
+        return files;
+      }
+      String basePath = fs.makeQualified(base).toUri().getPath();
+      RemoteIterator<LocatedFileStatus> listing = fs.listFiles(base, true);
+      while (listing.hasNext()) {
+        Path file = listing.next().getPath();
+        String relative = file.toUri().getPath().substring(basePath.length() + 1);
+        if (!relative.startsWith(HoodieTableMetaClient.METAFOLDER_NAME + "/") && FSUtils.isDataFile(file)
+            && !file.getName().endsWith(".crc")) {
+          files.add(relative);
+        }
+      }
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + path, e);
+    }
   }
 
   private static HoodieCommitMetadata commitMetadata(HoodieTimeline commits, HoodieInstant commit) {
