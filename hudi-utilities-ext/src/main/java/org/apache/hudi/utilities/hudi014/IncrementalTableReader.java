@@ -18,7 +18,11 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.AvroConversionUtils;
+import org.apache.hudi.avro.HoodieAvroUtils;
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
@@ -35,6 +39,7 @@ import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
+import org.apache.avro.Schema;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -43,17 +48,21 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import static org.apache.hudi.common.model.HoodieRecord.PARTITION_PATH_METADATA_FIELD;
+import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.removeConfigFromProps;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 import static org.apache.spark.sql.functions.col;
@@ -66,8 +75,9 @@ import static org.apache.spark.sql.functions.udf;
  * read is delegated to a {@link HoodieIncrSource} configured for that table.
  *
  * <p>What it adds: a table without new data still yields a dataset, empty, with the columns a read of its latest
- * commit has (cached while that commit stays the latest); and the optional partition columns of
- * {@link SourceTable#partitionFields()}. It reads the table's {@link SourceTimeline} of the batch, never its own.
+ * commit has (cached while that commit stays the latest); the optional partition columns of
+ * {@link SourceTable#partitionFields()}; and a copy-on-write read's scan planned in the reading thread
+ * ({@link PlannedScan}). It reads the table's {@link SourceTimeline} of the batch, never its own.
  */
 final class IncrementalTableReader {
 
@@ -139,7 +149,7 @@ final class IncrementalTableReader {
       return nothingNew;
     }
     LOG.info("Table '{}': waits for a later batch at {}", table.name(), window.fromExclusive());
-    return new TableBatch(table.name(), nothingNew.rows(), Option.of(window.fromExclusive()), false);
+    return nothingNew.heldAt(window.fromExclusive());
   }
 
   /** The window's net changes ({@link DeltaFormat#CDC}); the positions move as with the latest-state delta. */
@@ -165,7 +175,7 @@ final class IncrementalTableReader {
     Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
-      Dataset<Row> rows = withPartitionFields(table, read.getLeft().get());
+      Dataset<Row> rows = withPartitionFields(table, PlannedScan.planNow(spark, read.getLeft().get()));
       keepColumnsIfCaughtUp(table, timeline, position, read.getRight(), rows);
       return new TableBatch(table.name(), rows, Option.of(read.getRight()), false);
     }
@@ -197,8 +207,8 @@ final class IncrementalTableReader {
   }
 
   /**
-   * An empty dataset with the columns of a stock read of the latest commit, so SQL over it resolves as with data.
-   * The columns are resolved once per latest commit of the table.
+   * An empty dataset with the columns of a stock read of the latest commit, so SQL over it resolves as with data. It is
+   * made only if the batch has rows in some table; its columns are resolved once per latest commit of the table.
    */
   private TableBatch withoutNewData(SourceTable table, SourceTimeline timeline, Option<String> position) {
     LOG.info("Table '{}': nothing new after {}", table.name(), position.orElse("<none>"));
@@ -206,23 +216,49 @@ final class IncrementalTableReader {
     if (!latest.isPresent()) {
       return skippedOrFail(table, noCompletedCommit(table));
     }
-    Pair<String, StructType> cached = caughtUpColumns.get(table.name());
-    StructType columns;
-    if (cached != null && cached.getLeft().equals(latest.get())) {
-      columns = cached.getRight();
-    } else {
-      Option<Dataset<Row>> latestCommit = stockSource(table, 1, MissingCheckpointStrategy.READ_LATEST, Option.empty())
-          .fetchNextBatch(Option.empty(), Long.MAX_VALUE).getLeft();
-      if (!latestCommit.isPresent()) {
-        return skippedOrFail(table, noCompletedCommit(table));
-      }
-      // Only the plan's schema is used: nothing is scanned.
-      columns = withPartitionFields(table, latestCommit.get()).schema();
-      caughtUpColumns.put(table.name(), Pair.of(latest.get(), columns));
-    }
     // An empty RDD rather than a provably empty relation, because Spark 3.4's optimizer can mis-bind columns of a
     // union once it prunes a provably empty branch (SPARK-39887 family).
-    return new TableBatch(table.name(), spark.createDataFrame(jsc.<Row>emptyRDD(), columns), Option.empty(), false);
+    return TableBatch.nothingNew(table.name(),
+        () -> spark.createDataFrame(jsc.<Row>emptyRDD(), columnsAt(table, timeline, latest.get())));
+  }
+
+  /**
+   * The columns a stock read of the table has at its latest commit: the meta columns the stock source keeps and the
+   * table's latest schema (Hudi's {@link TableSchemaResolver}, which takes it from the latest commit's metadata: one
+   * read, where a stock read of that commit builds a meta client and a relation), then the partition fields. Made
+   * lazily, in the thread that packs the batch, with the batch's timeline. A MERGE_ON_READ table written with
+   * {@code hoodie.allow.operation.metadata.field=true} is read with a {@code _hoodie_operation} column that these
+   * columns lack.
+   */
+  private StructType columnsAt(SourceTable table, SourceTimeline timeline, String latest) {
+    Pair<String, StructType> cached = caughtUpColumns.get(table.name());
+    if (cached != null && cached.getLeft().equals(latest)) {
+      return cached.getRight();
+    }
+    Schema tableSchema;
+    try {
+      // The five meta fields of Hudi's incremental relation: asked for them, the resolver would also open a data file
+      // to learn whether the table has the operation field.
+      tableSchema = HoodieAvroUtils.addMetadataFields(
+          new TableSchemaResolver(timeline.metaClient()).getTableAvroSchema(false), false);
+    } catch (Exception e) {
+      String problem = String.format("Cannot resolve the schema of table '%s' at %s at its latest commit %s",
+          table.name(), table.path(), latest);
+      if (!table.skipOnSchemaFailure()) {
+        throw new HoodieReadFromSourceException(problem + ". Nothing was committed.", e);
+      }
+      LOG.warn("{}; it gets an empty dataset without columns (skip_on_schema_failure)", problem, e);
+      return new StructType();
+    }
+    Set<String> dropped = new HashSet<>(HoodieRecord.HOODIE_META_COLUMNS);
+    if (!getBooleanWithAltKeys(jobProps, HoodieIncrSourceConfig.HOODIE_DROP_ALL_META_FIELDS_FROM_SOURCE)) {
+      dropped.remove(PARTITION_PATH_METADATA_FIELD);
+    }
+    StructType read = new StructType(Arrays.stream(AvroConversionUtils.convertAvroSchemaToStructType(tableSchema).fields())
+        .filter(field -> !dropped.contains(field.name())).toArray(StructField[]::new));
+    StructType columns = withPartitionFields(table, spark.createDataFrame(jsc.<Row>emptyRDD(), read)).schema();
+    caughtUpColumns.put(table.name(), Pair.of(latest, columns));
+    return columns;
   }
 
   private TableBatch skippedOrFail(SourceTable table, String problem) {

@@ -29,6 +29,7 @@ import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.StringUtils;
 import org.apache.hudi.exception.HoodieIOException;
+import org.apache.hudi.util.Lazy;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.hadoop.fs.Path;
@@ -70,16 +71,16 @@ public final class SourceRetention {
   private final SourceTimeline timeline;
   private final Option<String> cleanerBound;
   private final Option<String> newestRemovedCommit;
-  private final Option<String> archiveBound;
+  /** The first active instant if older commits are archived: the archive folder is listed only if this is needed. */
+  private final Lazy<Option<String>> archiveBound;
   /** The verdicts computed so far, by position. */
   private final Map<String, WindowReadability> verdicts = new ConcurrentHashMap<>();
 
-  private SourceRetention(SourceTimeline timeline, Option<String> cleanerBound, Option<String> newestRemovedCommit,
-                          Option<String> archiveBound) {
+  private SourceRetention(SourceTimeline timeline, Option<String> cleanerBound, Option<String> newestRemovedCommit) {
     this.timeline = timeline;
     this.cleanerBound = cleanerBound;
     this.newestRemovedCommit = newestRemovedCommit;
-    this.archiveBound = archiveBound;
+    this.archiveBound = Lazy.lazily(() -> archivedBefore(timeline, timeline.firstCompletedInstant()));
   }
 
   /**
@@ -101,8 +102,7 @@ public final class SourceRetention {
         cleanerBound = Option.of(newestClean.getEarliestCommitToRetain());
       }
     }
-    return new SourceRetention(timeline, cleanerBound, newestRemovedCommit,
-        archivedBefore(timeline, timeline.firstCompletedInstant()));
+    return new SourceRetention(timeline, cleanerBound, newestRemovedCommit);
   }
 
   /**
@@ -139,14 +139,18 @@ public final class SourceRetention {
    */
   private Option<String> earliestRetainedInstant() {
     Option<String> cleaner = cleanerBound.isPresent() ? cleanerBound : newestRemovedCommit;
-    if (!cleaner.isPresent()) {
-      return archiveBound;
-    }
-    if (!archiveBound.isPresent()) {
+    Option<String> firstActive = timeline.firstCompletedInstant();
+    // The archive bound is at most the first active instant: a cleaner's bound at or after it decides alone.
+    if (cleaner.isPresent() && (!firstActive.isPresent()
+        || HoodieTimeline.compareTimestamps(cleaner.get(), HoodieTimeline.GREATER_THAN_OR_EQUALS, firstActive.get()))) {
       return cleaner;
     }
-    return Option.of(HoodieTimeline.compareTimestamps(cleaner.get(), HoodieTimeline.GREATER_THAN, archiveBound.get())
-        ? cleaner.get() : archiveBound.get());
+    Option<String> archived = archiveBound.get();
+    if (!cleaner.isPresent() || !archived.isPresent()) {
+      return cleaner.isPresent() ? cleaner : archived;
+    }
+    return Option.of(HoodieTimeline.compareTimestamps(cleaner.get(), HoodieTimeline.GREATER_THAN, archived.get())
+        ? cleaner.get() : archived.get());
   }
 
   /**
@@ -264,6 +268,6 @@ public final class SourceRetention {
   public String toString() {
     return "SourceRetention{" + timeline.metaClient().getBasePath() + ", cleaner bound " + cleanerBound.orElse("<none>")
         + (newestRemovedCommit.isPresent() ? ", file versions removed up to " + newestRemovedCommit.get() : "")
-        + ", archive bound " + archiveBound.orElse("<none>") + "}";
+        + ", active timeline from " + timeline.firstCompletedInstant().orElse("<none>") + "}";
   }
 }

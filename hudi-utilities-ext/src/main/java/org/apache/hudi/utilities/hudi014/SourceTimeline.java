@@ -46,6 +46,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -66,14 +67,20 @@ public final class SourceTimeline {
   private final ZoneId zone;
   /** Set once older commits were seen archived; archival never brings them back, so a reload keeps it. */
   private volatile boolean archivedSeen;
-  /** Whether this batch listed the archive folder already: until something is archived, once per batch. */
-  private volatile boolean archiveListed;
+  /**
+   * The completed instants of the active timeline when the archive folder was last found empty, or null: while every
+   * one of them is still active, nothing has been archived since (archival is what moves completed instants out of the
+   * active timeline), so a reload keeps it and the folder is not listed again.
+   */
+  private volatile Set<HoodieInstant> activeWhenNothingArchived;
   /** What the cleaner and archival retain, read on first use: once per batch. */
   private SourceRetention retention;
 
-  private SourceTimeline(HoodieTableMetaClient metaClient, boolean archivedSeen) {
+  private SourceTimeline(HoodieTableMetaClient metaClient, boolean archivedSeen,
+                         Set<HoodieInstant> activeWhenNothingArchived) {
     this.metaClient = metaClient;
     this.archivedSeen = archivedSeen;
+    this.activeWhenNothingArchived = activeWhenNothingArchived;
     this.completed = metaClient.getCommitsAndCompactionTimeline().filterCompletedInstants();
     this.zone = metaClient.getTableConfig().getTimelineTimezone() == HoodieTimelineTimeZone.UTC
         ? ZoneOffset.UTC : ZoneId.systemDefault();
@@ -87,7 +94,7 @@ public final class SourceTimeline {
   public static Option<SourceTimeline> load(String basePath, Configuration hadoopConf) {
     try {
       return Option.of(new SourceTimeline(HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(basePath)
-          .setLoadActiveTimelineOnLoad(true).build(), false));
+          .setLoadActiveTimelineOnLoad(true).build(), false, null));
     } catch (TableNotFoundException e) {
       return Option.empty();
     }
@@ -107,7 +114,7 @@ public final class SourceTimeline {
   public Option<SourceTimeline> reload() {
     try {
       if (!metaClient.reloadActiveTimeline().empty()) {
-        return Option.of(new SourceTimeline(metaClient, archivedSeen));
+        return Option.of(new SourceTimeline(metaClient, archivedSeen, activeWhenNothingArchived));
       }
     } catch (HoodieIOException e) {
       LOG.info("Cannot list the timeline of {} again ({}); loading the table afresh", metaClient.getBasePathV2(),
@@ -245,23 +252,25 @@ public final class SourceTimeline {
   }
 
   /**
-   * One listing of the archive folder per batch until something is archived (on S3 one LIST, not an existence check
-   * too).
+   * Lists the archive folder (on S3 a HEAD and two LISTs) only until something is archived, and only when a completed
+   * instant left the active timeline since the folder was last found empty: once for a source's first batch, then
+   * after an archival or a rollback of a completed instant.
    */
   private boolean hasArchivedInstants() {
-    if (archivedSeen || archiveListed) {
+    Set<HoodieInstant> active = metaClient.getActiveTimeline().filterCompletedInstants().getInstantsAsStream()
+        .collect(Collectors.toSet());
+    if (archivedSeen || (activeWhenNothingArchived != null && active.containsAll(activeWhenNothingArchived))) {
       return archivedSeen;
     }
     try {
       archivedSeen = metaClient.getFs().listStatus(new Path(metaClient.getArchivePath())).length > 0;
-      archiveListed = true;
-      return archivedSeen;
     } catch (FileNotFoundException e) {
-      archiveListed = true;
-      return false;
+      archivedSeen = false;
     } catch (IOException e) {
       throw new HoodieIOException("Cannot list the archived timeline of " + metaClient.getBasePath(), e);
     }
+    activeWhenNothingArchived = archivedSeen ? null : active;
+    return archivedSeen;
   }
 
   @Override

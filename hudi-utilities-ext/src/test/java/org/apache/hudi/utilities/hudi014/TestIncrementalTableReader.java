@@ -22,15 +22,19 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.config.HoodieIncrSourceConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.exception.HoodieReadFromSourceException;
+import org.apache.hudi.utilities.sources.HoodieIncrSource;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.TimelineListingCounter;
 
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
@@ -44,6 +48,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import scala.collection.JavaConverters;
+
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
@@ -53,7 +59,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reading one source table: positions, caught-up tables, per-table limits, tables without commits, partition fields.
+ * Reading one source table: positions, caught-up tables, per-table limits, tables without commits, partition fields,
+ * where the scan is planned.
  */
 class TestIncrementalTableReader {
 
@@ -113,7 +120,40 @@ class TestIncrementalTableReader {
 
     assertEquals(0, propertiesReads, "the caught-up batch read nothing: the incremental read gave the columns");
     assertEquals(Option.empty(), caughtUp.advancedTo());
-    assertEquals(resolved.rows().schema(), caughtUp.rows().schema(), "the columns of a read of the latest commit");
+    assertEquals(columns(resolved.rows().schema()), columns(caughtUp.rows().schema()),
+        "the columns of a read of the latest commit");
+  }
+
+  @Test
+  void caughtUpTableResolvesItsColumnsOnlyWhenTheBatchNeedsThemFromTheLatestCommitAlone() {
+    String path = dir.resolve("orders").toUri().toString();
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.0, 1L));
+    String last = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o2", "u1", 2.0, 2L));
+    TypedProperties props = props("orders", path, "READ_UPTO_LATEST_COMMIT", 5);
+    SourceTable table = MultiTableReadConf.from(props).tables().get(0);
+    TableBatch caughtUp;
+    int instantReadsByRead;
+    int instantReadsByColumns;
+    int propertiesReads;
+    TimelineListingCounter.install(SharedSpark.jsc().hadoopConfiguration());
+    try {
+      // The batch's timeline, loaded through the counting file system; what the read costs on top is counted.
+      Option<SourceTimeline> timeline = SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration());
+      TimelineListingCounter.reset();
+      caughtUp = reader(props).read(table, timeline, Option.of(last));
+      instantReadsByRead = TimelineListingCounter.instantReads(path);
+      caughtUp.rows();
+      instantReadsByColumns = TimelineListingCounter.instantReads(path) - instantReadsByRead;
+      propertiesReads = TimelineListingCounter.propertiesReads(path);
+    } finally {
+      TimelineListingCounter.uninstall(SharedSpark.jsc().hadoopConfiguration());
+    }
+
+    assertEquals(0, instantReadsByRead, "a caught-up read resolves no columns until the batch asks for its rows");
+    assertEquals(1, instantReadsByColumns, "the columns come from the latest commit's metadata");
+    assertEquals(0, propertiesReads, "no meta client is built for the columns");
+    TableBatch fromStart = read(reader(props), table, Option.empty());
+    assertEquals(columns(fromStart.rows().schema()), columns(caughtUp.rows().schema()));
   }
 
   /** Names, types and nullability; field metadata differs between Hudi's snapshot and incremental relations. */
@@ -177,6 +217,59 @@ class TestIncrementalTableReader {
     assertTrue(skipped.skipped());
     assertEquals(Option.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().count());
+  }
+
+  @Test
+  void copyOnWriteReadIsPlannedWhenReadAndHasTheRowsOfTheStockRead() {
+    String path = dir.resolve("orders").toUri().toString();
+    String first = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        order("o1", "u1", 1.0, 1L), order("o2", "u2", 2.0, 1L));
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.5, 2L));
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o3", "u3", 3.0, 3L));
+    TypedProperties props = props("orders", path, "READ_UPTO_LATEST_COMMIT", 5);
+
+    Dataset<Row> read = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.of(first)).rows();
+
+    assertEquals(List.of("LogicalRDD"), leaves(read), "the scan was planned by the read, not left to the batch's query");
+    Dataset<Row> stock = stockRead(props, path, first);
+    assertEquals(Arrays.asList(stock.schema().fields()), Arrays.asList(read.schema().fields()));
+    assertRowsEqual(stock, read);
+    assertEquals(List.of("o1", "o3"), read.select("order_id").collectAsList().stream().map(row -> row.getString(0))
+        .sorted().collect(Collectors.toList()));
+  }
+
+  @Test
+  void mergeOnReadReadIsLeftToTheQueryWhichPrunesItsColumns() {
+    String path = dir.resolve("users").toUri().toString();
+    String first = HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alice", 1L));
+    HudiTables.upsert(path, "users", "MERGE_ON_READ", "user_id", USERS, user("u1", "alicia", 2L), user("u2", "bob", 2L));
+    TypedProperties props = props("users", path, "READ_UPTO_LATEST_COMMIT", 5);
+
+    Dataset<Row> read = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.of(first)).rows();
+
+    assertEquals(List.of("LogicalRelation"), leaves(read));
+    assertRowsEqual(stockRead(props, path, first), read);
+  }
+
+  private static List<String> leaves(Dataset<Row> rows) {
+    return JavaConverters.seqAsJavaList(rows.queryExecution().analyzed().collectLeaves()).stream()
+        .map(leaf -> leaf.getClass().getSimpleName()).collect(Collectors.toList());
+  }
+
+  /** The stock source's read of one table after a position, with the job's properties. */
+  private static Dataset<Row> stockRead(TypedProperties jobProps, String path, String after) {
+    TypedProperties props = new TypedProperties();
+    props.putAll(jobProps);
+    props.setProperty(HoodieIncrSourceConfig.HOODIE_SRC_BASE_PATH.key(), path);
+    props.setProperty(HoodieIncrSourceConfig.NUM_INSTANTS_PER_FETCH.key(), "5");
+    return new HoodieIncrSource(props, SharedSpark.jsc(), SharedSpark.session(), null)
+        .fetchNextBatch(Option.of(after), Long.MAX_VALUE).getLeft().get();
+  }
+
+  private static void assertRowsEqual(Dataset<Row> expected, Dataset<Row> actual) {
+    assertEquals(expected.count(), actual.count());
+    assertEquals(0, expected.exceptAll(actual).count(), "rows of the stock read missing");
+    assertEquals(0, actual.exceptAll(expected).count(), "rows the stock read does not have");
   }
 
   @Test

@@ -71,9 +71,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Drawn per seed: the target's table type; per source its table type, whether it is partitioned, its num_instants
  * (batches cut short or not), how often it is compacted (MERGE_ON_READ) and clustered, the commits its cleaner retains;
  * whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the sources
- * delete rows; whether the target is clustered. A deleted row stays in the target in some version the source wrote at
- * or before the position, or leaves it (an incremental read does not carry deletes; which it is depends on how the
- * batches fell), so deleted keys are checked for that only. Drawn too: whether the SQL adds the delete-aware exact join
+ * delete rows; whether the target is clustered. A deleted row stays in the target in the version of the last
+ * committed batch that read it (an incremental read does not carry deletes), derived from every round's positions.
+ * Drawn too: whether the SQL adds the delete-aware exact join
  * of docs/exact-joins.md of the two sources on {@code id} (snapshots at the positions, PREV for deletes); its rows must
  * be exactly the join of both models at the positions, deletes included; and whether, each step, one source's commit
  * (with the services it triggers) lands from a writer thread while the round runs. Such a commit falls before or after
@@ -188,6 +188,8 @@ class TestTableServiceSchedule {
     private final List<Source> sources = new ArrayList<>();
     private final StreamerJob job;
     private final int addColumnAtStep;
+    /** The target's positions after each round, oldest first: the window ends of its committed batches. */
+    private final List<Map<String, String>> committedPositions = new ArrayList<>();
     private long version;
 
     Schedule(long seed, Map<String, String> metadataSettings, Path dir, Tally tally) {
@@ -349,7 +351,8 @@ class TestTableServiceSchedule {
       }
       tally.rounds++;
       Map<String, String> positions = positions();
-      Map<String, Row> byKey = SourceModel.checkTarget(targetPath, positions,
+      committedPositions.add(positions);
+      Map<String, Row> byKey = SourceModel.checkTarget(targetPath, committedPositions,
           sources.stream().map(source -> source.model).collect(Collectors.toList()),
           rk -> exactJoin && rk.startsWith("j:"), tally.check);
       if (exactJoin) {

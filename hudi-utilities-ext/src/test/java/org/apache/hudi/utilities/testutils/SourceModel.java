@@ -38,6 +38,8 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+
 /**
  * The oracle of end-to-end tests over modelled sources: a source table's model (every version of every key, or its
  * delete, with the instant of the data commit that wrote it), and the check of a target against the models at the
@@ -45,9 +47,9 @@ import java.util.stream.Collectors;
  * sources never wrote.
  *
  * <p>Sources have the columns of {@link #ROWS} (and may gain a nullable {@code note}); the target is written by
- * {@link #unionSql}, keyed on rk = '&lt;table&gt;:&lt;id&gt;'. A deleted row stays in the target in some version the
- * source wrote at or before the position, or leaves it (an incremental read does not carry deletes; which it is
- * depends on how the batches fell), so deleted keys are checked for that only.
+ * {@link #unionSql}, keyed on rk = '&lt;table&gt;:&lt;id&gt;'. An incremental read does not carry deletes: a deleted row
+ * stays in the target in the version of the last committed batch that read it, or is absent if none did, which the
+ * check derives from the positions of every committed batch.
  */
 public final class SourceModel {
 
@@ -114,24 +116,29 @@ public final class SourceModel {
   }
 
   /**
-   * Checks a target against the models at the positions of its checkpoint.
+   * Checks a target, into which no source deleted rows, against the models at the positions of its checkpoint.
    *
    * @param positions each modelled table's position, by table name
    * @return how many rows the target holds
    */
   public static int checkTarget(String targetPath, Map<String, String> positions, List<SourceModel> sources,
                                 ModelCheck into) {
-    return checkTarget(targetPath, positions, sources, key -> false, into).size();
+    checkArgument(sources.stream().allMatch(source -> source.deleted.isEmpty()),
+        "a source deleted rows: pass the positions of every committed batch");
+    return checkTarget(targetPath, List.of(positions), sources, key -> false, into).size();
   }
 
   /**
-   * As {@link #checkTarget(String, Map, List, ModelCheck)}, for a target that also holds rows the caller checks.
+   * Checks a target against the models at the positions of its committed batches, for a target that also holds rows
+   * the caller checks.
    *
-   * @param checkedByCaller the keys (rk) of the rows that are not one source's rows, which the caller checks
+   * @param committedPositions each committed batch's positions, by table name, oldest first, from the target's first
+   *                           batch on: the last are those of the target's checkpoint
+   * @param checkedByCaller    the keys (rk) of the rows that are not one source's rows, which the caller checks
    * @return the target's rows by key, with the columns this check selects (rk, src, id, v, ts, note after the record
    *     key)
    */
-  public static Map<String, Row> checkTarget(String targetPath, Map<String, String> positions,
+  public static Map<String, Row> checkTarget(String targetPath, List<Map<String, String>> committedPositions,
                                              List<SourceModel> sources, Predicate<String> checkedByCaller,
                                              ModelCheck into) {
     Dataset<Row> target = SharedSpark.session().read().format("hudi").load(targetPath);
@@ -145,7 +152,9 @@ public final class SourceModel {
       }
     }
     for (SourceModel source : sources) {
-      source.check(positions.get(source.name), byKey, into);
+      List<String> windowEnds = committedPositions.stream().map(positions -> positions.get(source.name)).distinct()
+          .collect(Collectors.toList());
+      source.check(windowEnds, byKey, into);
     }
     Set<String> known = sources.stream().flatMap(source -> source.keys().stream().map(id -> source.name + ":" + id))
         .collect(Collectors.toSet());
@@ -154,30 +163,54 @@ public final class SourceModel {
     return byKey;
   }
 
-  /** The target's rows of this table (keyed by rk, columns as {@link #checkTarget} selects) against the model. */
-  private void check(String position, Map<String, Row> target, ModelCheck into) {
+  /**
+   * The target's rows of this table (keyed by rk, columns as {@link #checkTarget} selects) against the model.
+   *
+   * @param windowEnds the table's position after each committed batch that moved it, oldest first
+   */
+  private void check(List<String> windowEnds, Map<String, Row> target, ModelCheck into) {
+    String position = windowEnds.get(windowEnds.size() - 1);
     for (Map.Entry<String, List<Version>> key : versions.entrySet()) {
-      List<Version> upTo = key.getValue().stream()
-          .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
-          .collect(Collectors.toList());
       Row row = target.get(name + ":" + key.getKey());
       into.checked();
       Option<Version> held = row == null ? Option.empty() : Option.fromJavaOptional(key.getValue().stream()
           .filter(version -> !version.delete && version.ts == row.getLong(5)).findFirst());
+      Option<Version> expected = lastReadVersion(key.getValue(), windowEnds);
       if (row != null && (!held.isPresent() || held.get().v != row.getLong(4)
           || !String.valueOf(held.get().note).equals(String.valueOf(row.getString(6))))) {
         into.unexpected("not a version " + name + " wrote: " + row);
-      } else if (held.isPresent() && !upTo.contains(held.get())) {
+      } else if (held.isPresent() && !atOrBefore(held.get(), position)) {
         into.ahead("ahead of " + name + "'s position " + position + ": " + row);
-      } else if (upTo.stream().noneMatch(version -> version.delete)) {
-        Version expected = upTo.isEmpty() ? null : upTo.get(upTo.size() - 1);
-        if (expected != null && (!held.isPresent() || held.get() != expected)) {
-          into.lost(name + ":" + key.getKey() + " at " + position + " should be ts=" + expected.ts + ", is " + row);
-        } else if (expected == null && row != null) {
-          into.ahead("ahead of " + name + "'s position " + position + ": " + row);
-        }
+      } else if (expected.isPresent() && !held.equals(expected)) {
+        into.lost(name + ":" + key.getKey() + " at " + position + " should be ts=" + expected.get().ts + ", is " + row);
+      } else if (!expected.isPresent() && row != null) {
+        into.unexpected("no committed batch of " + name + " read this version (window ends " + windowEnds + "): " + row);
       }
     }
+  }
+
+  /**
+   * The version of a key that the last committed batch reading it wrote to the target: a batch reading the window
+   * (previous end, end] reads a key's latest state at the end if that state is no delete and was written inside the
+   * window.
+   */
+  private static Option<Version> lastReadVersion(List<Version> versions, List<String> windowEnds) {
+    for (int k = windowEnds.size() - 1; k >= 0; k--) {
+      String end = windowEnds.get(k);
+      List<Version> upToEnd = versions.stream().filter(version -> atOrBefore(version, end)).collect(Collectors.toList());
+      if (upToEnd.isEmpty()) {
+        return Option.empty();
+      }
+      Version atEnd = upToEnd.get(upToEnd.size() - 1);
+      if (!atEnd.delete && (k == 0 || !atOrBefore(atEnd, windowEnds.get(k - 1)))) {
+        return Option.of(atEnd);
+      }
+    }
+    return Option.empty();
+  }
+
+  private static boolean atOrBefore(Version version, String position) {
+    return HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position);
   }
 
   /** One version of a row, or its delete, as the model wrote it. */

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The local file system, counting how often each Hudi table's timeline folder ({@code <base>/.hoodie}) is listed (one
- * listing per timeline load) and how often its {@code hoodie.properties} is opened (one per meta client built).
+ * listing per timeline load), how often its {@code hoodie.properties} is opened (one per meta client built) and how
+ * often its instant files are (a commit's metadata read) and its archive folder is listed.
  * Installed for {@code file:} paths of one Hadoop configuration by {@link #install}, uncached so that every
  * {@code FileSystem.get} on that configuration returns a counting instance.
  */
@@ -39,6 +40,8 @@ public final class TimelineListingCounter extends LocalFileSystem {
 
   private static final Map<String, AtomicInteger> LISTINGS = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> PROPERTIES_READS = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> INSTANT_READS = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> ARCHIVE_LISTINGS = new ConcurrentHashMap<>();
 
   /** Counts listings of {@code file:} paths made through {@code conf} from now until {@link #uninstall}. */
   public static void install(Configuration conf) {
@@ -55,6 +58,8 @@ public final class TimelineListingCounter extends LocalFileSystem {
   public static void reset() {
     LISTINGS.clear();
     PROPERTIES_READS.clear();
+    INSTANT_READS.clear();
+    ARCHIVE_LISTINGS.clear();
   }
 
   /** How often the timeline of the table at {@code basePath} was listed since the last reset. */
@@ -69,10 +74,24 @@ public final class TimelineListingCounter extends LocalFileSystem {
     return count == null ? 0 : count.get();
   }
 
+  /** How often the archive folder ({@code <base>/.hoodie/archived}) of the table at {@code basePath} was listed. */
+  public static int archiveListings(String basePath) {
+    AtomicInteger count = ARCHIVE_LISTINGS.get(new Path(new Path(basePath, ".hoodie"), "archived").toUri().getPath());
+    return count == null ? 0 : count.get();
+  }
+
+  /** How often an instant file in the timeline folder of the table at {@code basePath} was opened since the last reset. */
+  public static int instantReads(String basePath) {
+    AtomicInteger count = INSTANT_READS.get(new Path(basePath, ".hoodie").toUri().getPath());
+    return count == null ? 0 : count.get();
+  }
+
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
     if (path.getName().equals("hoodie.properties")) {
       PROPERTIES_READS.computeIfAbsent(path.toUri().getPath(), key -> new AtomicInteger()).incrementAndGet();
+    } else if (path.getParent().getName().equals(".hoodie") && Character.isDigit(path.getName().charAt(0))) {
+      INSTANT_READS.computeIfAbsent(path.getParent().toUri().getPath(), key -> new AtomicInteger()).incrementAndGet();
     }
     return super.open(path, bufferSize);
   }
@@ -81,6 +100,8 @@ public final class TimelineListingCounter extends LocalFileSystem {
   public FileStatus[] listStatus(Path path) throws IOException {
     if (path.getName().equals(".hoodie")) {
       LISTINGS.computeIfAbsent(path.toUri().getPath(), key -> new AtomicInteger()).incrementAndGet();
+    } else if (path.getName().equals("archived") && path.getParent().getName().equals(".hoodie")) {
+      ARCHIVE_LISTINGS.computeIfAbsent(path.toUri().getPath(), key -> new AtomicInteger()).incrementAndGet();
     }
     return super.listStatus(path);
   }

@@ -19,12 +19,14 @@
 package org.apache.hudi.utilities.sources.multi;
 
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.util.Lazy;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What one batch read from one source table: its rows and, if the read moved the table forward, the new position.
@@ -32,15 +34,32 @@ import java.util.List;
 public final class TableBatch {
 
   private final String table;
-  private final Dataset<Row> rows;
+  private final Lazy<Dataset<Row>> rows;
   private final Option<String> advancedTo;
   private final boolean skipped;
 
   public TableBatch(String table, Dataset<Row> rows, Option<String> advancedTo, boolean skipped) {
+    this(table, Lazy.eagerly(rows), advancedTo, skipped);
+  }
+
+  private TableBatch(String table, Lazy<Dataset<Row>> rows, Option<String> advancedTo, boolean skipped) {
     this.table = table;
     this.rows = rows;
     this.advancedTo = advancedTo;
     this.skipped = skipped;
+  }
+
+  /**
+   * A table with nothing new, whose empty rows (with its current columns) are only made if some table of the batch has
+   * rows: a batch in which every table is caught up commits nothing and needs none.
+   */
+  public static TableBatch nothingNew(String table, Supplier<Dataset<Row>> emptyRows) {
+    return new TableBatch(table, Lazy.lazily(emptyRows), Option.empty(), false);
+  }
+
+  /** This batch with the table held at {@code position}: it read nothing, but takes a position it had none of. */
+  public TableBatch heldAt(String position) {
+    return new TableBatch(table, rows, Option.of(position), skipped);
   }
 
   public String table() {
@@ -49,7 +68,7 @@ public final class TableBatch {
 
   /** The rows read; empty, with the table's current columns, when the table has nothing new. */
   public Dataset<Row> rows() {
-    return rows;
+    return rows.get();
   }
 
   /**
