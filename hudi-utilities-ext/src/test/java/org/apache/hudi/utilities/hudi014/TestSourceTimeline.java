@@ -96,4 +96,25 @@ class TestSourceTimeline {
       TimelineListingCounter.uninstall(SharedSpark.jsc().hadoopConfiguration());
     }
   }
+
+  @Test
+  void cleanedTableTakesItsHeadroomFromTheCleanerWithoutListingTheArchiveFolder() {
+    String path = dir.resolve("orders").toUri().toString();
+    // The cleaner keeps 1 commit; archival (5 to 6 commits) has not started.
+    Map<String, String> cleaning = Map.of("hoodie.cleaner.commits.retained", "1", "hoodie.keep.min.commits", "5",
+        "hoodie.keep.max.commits", "6", "hoodie.metadata.enable", "false");
+    String latest = null;
+    for (int i = 1; i <= 4; i++) {
+      latest = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, cleaning, order("o1", "u1", i, i));
+    }
+    TimelineListingCounter.install(SharedSpark.jsc().hadoopConfiguration());
+    try {
+      SourceTimeline timeline = SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration()).get();
+
+      assertTrue(timeline.retention().readability(latest).headroomCommits().isPresent(), "the cleaner's bound");
+      assertEquals(0, TimelineListingCounter.archiveListings(path));
+    } finally {
+      TimelineListingCounter.uninstall(SharedSpark.jsc().hadoopConfiguration());
+    }
+  }
 }
