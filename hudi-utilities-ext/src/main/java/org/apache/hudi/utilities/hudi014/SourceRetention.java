@@ -146,8 +146,11 @@ public final class SourceRetention {
       return cleaner;
     }
     Option<String> archived = archiveBound.get();
-    if (!cleaner.isPresent() || !archived.isPresent()) {
-      return cleaner.isPresent() ? cleaner : archived;
+    if (!cleaner.isPresent()) {
+      return archived;
+    }
+    if (!archived.isPresent()) {
+      return cleaner;
     }
     return Option.of(HoodieTimeline.compareTimestamps(cleaner.get(), HoodieTimeline.GREATER_THAN, archived.get())
         ? cleaner.get() : archived.get());

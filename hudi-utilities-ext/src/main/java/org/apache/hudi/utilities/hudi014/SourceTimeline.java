@@ -257,10 +257,13 @@ public final class SourceTimeline {
    * after an archival or a rollback of a completed instant.
    */
   private boolean hasArchivedInstants() {
+    if (archivedSeen) {
+      return true;
+    }
     Set<HoodieInstant> active = metaClient.getActiveTimeline().filterCompletedInstants().getInstantsAsStream()
         .collect(Collectors.toSet());
-    if (archivedSeen || (activeWhenNothingArchived != null && active.containsAll(activeWhenNothingArchived))) {
-      return archivedSeen;
+    if (activeWhenNothingArchived != null && active.containsAll(activeWhenNothingArchived)) {
+      return false;
     }
     try {
       archivedSeen = metaClient.getFs().listStatus(new Path(metaClient.getArchivePath())).length > 0;

@@ -73,9 +73,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whether one source gains a nullable column between batches (and the SQL starts selecting it); whether the sources
  * delete rows; whether the target is clustered. A deleted row stays in the target in the version of the last
  * committed batch that read it (an incremental read does not carry deletes), derived from every round's positions.
- * Drawn too: whether the SQL adds the delete-aware exact join
- * of docs/exact-joins.md of the two sources on {@code id} (snapshots at the positions, PREV for deletes); its rows must
- * be exactly the join of both models at the positions, deletes included; and whether, each step, one source's commit
+ * Drawn too: whether the SQL adds the delete-aware exact join of docs/exact-joins.md of the two sources on {@code id}
+ * (snapshots at the positions, PREV for deletes); its rows must be exactly the join of both models at the positions,
+ * deletes included; and whether, each step, one source's commit
  * (with the services it triggers) lands from a writer thread while the round runs. Such a commit falls before or after
  * the batch's listing by timing, so a replayed seed draws the same setup and writes but its positions may differ.
  *

@@ -87,8 +87,7 @@ public final class SourceModel {
 
   /** The key's version as of the position; empty if it had none then, or its last one was a delete. */
   public Option<Version> liveAt(String id, String position) {
-    List<Version> upTo = versions.getOrDefault(id, List.of()).stream()
-        .filter(version -> HoodieTimeline.compareTimestamps(version.instant, HoodieTimeline.LESSER_THAN_OR_EQUALS, position))
+    List<Version> upTo = versions.getOrDefault(id, List.of()).stream().filter(version -> atOrBefore(version, position))
         .collect(Collectors.toList());
     return upTo.isEmpty() || upTo.get(upTo.size() - 1).delete ? Option.empty() : Option.of(upTo.get(upTo.size() - 1));
   }
