@@ -22,6 +22,7 @@ import org.apache.hudi.AvroConversionUtils;
 import org.apache.hudi.avro.HoodieAvroUtils;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.model.HoodieRecord.HoodieRecordType;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
@@ -54,6 +55,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,7 @@ import java.util.function.Supplier;
 import static org.apache.hudi.common.model.HoodieRecord.PARTITION_PATH_METADATA_FIELD;
 import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
 import static org.apache.hudi.common.util.ConfigUtils.removeConfigFromProps;
+import static org.apache.hudi.utilities.UtilHelpers.createRecordMerger;
 import static org.apache.hudi.utilities.sources.SnapshotLoadQuerySplitter.Config.SNAPSHOT_LOAD_QUERY_SPLITTER_CLASS_NAME;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.element_at;
@@ -88,6 +91,10 @@ final class IncrementalTableReader {
   private final SparkSession spark;
   private final HollowCommitHandling hollowCommits;
   private final ChangeDataReader changes;
+  private final Set<String> droppedMetaColumns;
+  private final WindowFileScan fileScan;
+  /** Per table: its latest commit when its schema was last resolved, and the columns of a read at that commit. */
+  private final Map<String, Pair<String, StructType>> latestTableColumns = new ConcurrentHashMap<>();
   /** Per table: the latest commit when its columns were last resolved, and those columns. */
   private final Map<String, Pair<String, StructType>> caughtUpColumns = new ConcurrentHashMap<>();
 
@@ -98,6 +105,21 @@ final class IncrementalTableReader {
     this.spark = spark;
     this.hollowCommits = hollowCommits;
     this.changes = new ChangeDataReader(spark);
+    this.droppedMetaColumns = droppedMetaColumns(jobProps);
+    this.fileScan = new WindowFileScan(jsc, spark, hollowCommits, droppedMetaColumns);
+  }
+
+  /**
+   * The meta columns the stock source drops from what it reads: all but the partition path, or all of them if so
+   * configured or if records are merged by Spark's merger.
+   */
+  private static Set<String> droppedMetaColumns(TypedProperties jobProps) {
+    Set<String> dropped = new HashSet<>(HoodieRecord.HOODIE_META_COLUMNS);
+    if (!getBooleanWithAltKeys(jobProps, HoodieIncrSourceConfig.HOODIE_DROP_ALL_META_FIELDS_FROM_SOURCE)
+        && createRecordMerger(jobProps).getRecordType() != HoodieRecordType.SPARK) {
+      dropped.remove(PARTITION_PATH_METADATA_FIELD);
+    }
+    return Collections.unmodifiableSet(dropped);
   }
 
   /**
@@ -116,7 +138,7 @@ final class IncrementalTableReader {
     if (position.isPresent() && isCaughtUp(timeline.get(), position.get())) {
       return withoutNewData(table, timeline.get(), position);
     }
-    return read(table, timeline.get(), position,
+    return read(table, timeline.get(), position, table.numInstants(),
         () -> stockSource(table, table.numInstants(), table.missingCheckpointStrategy(), Option.empty()));
   }
 
@@ -141,8 +163,8 @@ final class IncrementalTableReader {
     if (window.hasNewCommits()) {
       // num_instants bounds an incremental read; a snapshot read (which the stock source may also choose at read time,
       // if the position was archived meanwhile) ends where the splitter says.
-      return read(table, timeline.get(), window.position(), () -> stockSource(table, window.instants().size(),
-          table.missingCheckpointStrategy(), window.end()));
+      return read(table, timeline.get(), window.position(), window.instants().size(), () -> stockSource(table,
+          window.instants().size(), table.missingCheckpointStrategy(), window.end()));
     }
     TableBatch nothingNew = withoutNewData(table, timeline.get(), window.position());
     if (nothingNew.skipped() || window.position().isPresent()) {
@@ -169,17 +191,35 @@ final class IncrementalTableReader {
         window.position().isPresent() ? Option.empty() : Option.of(window.fromExclusive()), false);
   }
 
-  private TableBatch read(SourceTable table, SourceTimeline timeline, Option<String> position,
+  /**
+   * Reads at most {@code numInstants} commits after the position: from the window's files where they hold exactly the
+   * stock read's rows ({@link WindowFileScan}), otherwise through the stock source.
+   */
+  private TableBatch read(SourceTable table, SourceTimeline timeline, Option<String> position, int numInstants,
                           Supplier<HoodieIncrSource> source) {
     position.ifPresent(instant -> checkNotBehindArchive(table, timeline, instant));
+    WindowFileScan.Outcome files = position.isPresent()
+        ? fileScan.read(timeline, position.get(), numInstants, () -> latestTableColumnsIfResolvable(table, timeline))
+        : WindowFileScan.Outcome.stockRead("no position, so the missing-checkpoint strategy plans the read");
+    if (files.rows().isPresent()) {
+      LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.get(), files.end().get(),
+          files.how());
+      return readRows(table, timeline, position, files.end().get(), files.rows().get());
+    }
     Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
-      LOG.info("Table '{}': read instants after {} up to {}", table.name(), position.orElse("<none>"), read.getRight());
-      Dataset<Row> rows = withPartitionFields(table, PlannedScan.planNow(spark, read.getLeft().get()));
-      keepColumnsIfCaughtUp(table, timeline, position, read.getRight(), rows);
-      return new TableBatch(table.name(), rows, Option.of(read.getRight()), false);
+      LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.orElse("<none>"), read.getRight(),
+          files.how());
+      return readRows(table, timeline, position, read.getRight(), PlannedScan.planNow(spark, read.getLeft().get()));
     }
     return withoutNewData(table, timeline, position);
+  }
+
+  private TableBatch readRows(SourceTable table, SourceTimeline timeline, Option<String> position, String end,
+                              Dataset<Row> read) {
+    Dataset<Row> rows = withPartitionFields(table, read);
+    keepColumnsIfCaughtUp(table, timeline, position, end, rows);
+    return new TableBatch(table.name(), rows, Option.of(end), false);
   }
 
   /**
@@ -224,9 +264,8 @@ final class IncrementalTableReader {
 
   /**
    * The columns a stock read of the table has at its latest commit: the meta columns the stock source keeps and the
-   * table's latest schema (Hudi's {@link TableSchemaResolver}, which takes it from the latest commit's metadata: one
-   * read, where a stock read of that commit builds a meta client and a relation), then the partition fields. Made
-   * lazily, in the thread that packs the batch, with the batch's timeline. A MERGE_ON_READ table written with
+   * table's latest schema ({@link #latestTableColumns}), then the partition fields. Made lazily, in the thread that
+   * packs the batch, with the batch's timeline. A MERGE_ON_READ table written with
    * {@code hoodie.allow.operation.metadata.field=true} is read with a {@code _hoodie_operation} column that these
    * columns lack.
    */
@@ -235,12 +274,9 @@ final class IncrementalTableReader {
     if (cached != null && cached.getLeft().equals(latest)) {
       return cached.getRight();
     }
-    Schema tableSchema;
+    StructType tableColumns;
     try {
-      // The five meta fields of Hudi's incremental relation: asked for them, the resolver would also open a data file
-      // to learn whether the table has the operation field.
-      tableSchema = HoodieAvroUtils.addMetadataFields(
-          new TableSchemaResolver(timeline.metaClient()).getTableAvroSchema(false), false);
+      tableColumns = latestTableColumns(table, timeline);
     } catch (Exception e) {
       String problem = String.format("Cannot resolve the schema of table '%s' at %s at its latest commit %s",
           table.name(), table.path(), latest);
@@ -250,15 +286,44 @@ final class IncrementalTableReader {
       LOG.warn("{}; it gets an empty dataset without columns (skip_on_schema_failure)", problem, e);
       return new StructType();
     }
-    Set<String> dropped = new HashSet<>(HoodieRecord.HOODIE_META_COLUMNS);
-    if (!getBooleanWithAltKeys(jobProps, HoodieIncrSourceConfig.HOODIE_DROP_ALL_META_FIELDS_FROM_SOURCE)) {
-      dropped.remove(PARTITION_PATH_METADATA_FIELD);
-    }
-    StructType read = new StructType(Arrays.stream(AvroConversionUtils.convertAvroSchemaToStructType(tableSchema).fields())
-        .filter(field -> !dropped.contains(field.name())).toArray(StructField[]::new));
+    StructType read = new StructType(Arrays.stream(tableColumns.fields())
+        .filter(field -> !droppedMetaColumns.contains(field.name())).toArray(StructField[]::new));
     StructType columns = withPartitionFields(table, spark.createDataFrame(jsc.<Row>emptyRDD(), read)).schema();
     caughtUpColumns.put(table.name(), Pair.of(latest, columns));
     return columns;
+  }
+
+  /**
+   * The columns of Hudi's incremental relation over the table at its latest commit: the five meta columns, then the
+   * table's latest schema from Hudi's {@link TableSchemaResolver}, which reads it from the latest commit's metadata
+   * (one read, where a stock read of that commit builds a meta client and a relation). Kept while that commit stays
+   * the latest.
+   *
+   * @throws Exception what the resolver throws if the schema cannot be resolved
+   */
+  private StructType latestTableColumns(SourceTable table, SourceTimeline timeline) throws Exception {
+    Option<String> latest = timeline.latestCompletedInstant();
+    Pair<String, StructType> cached = latestTableColumns.get(table.name());
+    if (cached != null && latest.isPresent() && cached.getLeft().equals(latest.get())) {
+      return cached.getRight();
+    }
+    // The five meta fields of Hudi's incremental relation: asked for them, the resolver would also open a data file to
+    // learn whether the table has the operation field.
+    Schema tableSchema = HoodieAvroUtils.addMetadataFields(
+        new TableSchemaResolver(timeline.metaClient()).getTableAvroSchema(false), false);
+    StructType columns = AvroConversionUtils.convertAvroSchemaToStructType(tableSchema);
+    latest.ifPresent(instant -> latestTableColumns.put(table.name(), Pair.of(instant, columns)));
+    return columns;
+  }
+
+  /** {@link #latestTableColumns}, or empty if they cannot be resolved: the stock read then reports why. */
+  private Option<StructType> latestTableColumnsIfResolvable(SourceTable table, SourceTimeline timeline) {
+    try {
+      return Option.of(latestTableColumns(table, timeline));
+    } catch (Exception e) {
+      LOG.info("Cannot resolve the schema of table '{}' from its latest commit ({})", table.name(), e.toString());
+      return Option.empty();
+    }
   }
 
   private TableBatch skippedOrFail(SourceTable table, String problem) {

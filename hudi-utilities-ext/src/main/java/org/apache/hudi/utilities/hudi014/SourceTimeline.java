@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieReplaceCommitMetadata;
 import org.apache.hudi.common.model.HoodieTimelineTimeZone;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -165,13 +166,16 @@ public final class SourceTimeline {
   }
 
   /**
-   * The metadata of one of the completed commits.
+   * The metadata of one of the completed commits: a {@link HoodieReplaceCommitMetadata} for a replace commit.
    *
    * @throws HoodieIOException if it cannot be read
    */
   public HoodieCommitMetadata commitMetadata(HoodieInstant commit) {
     try {
-      return HoodieCommitMetadata.fromBytes(completed.getInstantDetails(commit).get(), HoodieCommitMetadata.class);
+      byte[] metadata = completed.getInstantDetails(commit).get();
+      return HoodieTimeline.REPLACE_COMMIT_ACTION.equals(commit.getAction())
+          ? HoodieReplaceCommitMetadata.fromBytes(metadata, HoodieReplaceCommitMetadata.class)
+          : HoodieCommitMetadata.fromBytes(metadata, HoodieCommitMetadata.class);
     } catch (IOException e) {
       throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", commit,
           metaClient.getBasePath()), e);

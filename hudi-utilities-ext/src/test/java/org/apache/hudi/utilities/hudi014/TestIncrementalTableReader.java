@@ -220,7 +220,7 @@ class TestIncrementalTableReader {
   }
 
   @Test
-  void copyOnWriteReadIsPlannedWhenReadAndHasTheRowsOfTheStockRead() {
+  void copyOnWriteWindowIsReadFromItsFilesWithTheColumnsAndRowsOfTheStockReadAndPrunedByTheQuery() {
     String path = dir.resolve("orders").toUri().toString();
     String first = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS,
         order("o1", "u1", 1.0, 1L), order("o2", "u2", 2.0, 1L));
@@ -230,12 +230,31 @@ class TestIncrementalTableReader {
 
     Dataset<Row> read = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.of(first)).rows();
 
-    assertEquals(List.of("LogicalRDD"), leaves(read), "the scan was planned by the read, not left to the batch's query");
+    assertEquals(List.of("LogicalRelation"), leaves(read), "a Spark file scan, not Hudi's incremental relation");
     Dataset<Row> stock = stockRead(props, path, first);
     assertEquals(Arrays.asList(stock.schema().fields()), Arrays.asList(read.schema().fields()));
     assertRowsEqual(stock, read);
-    assertEquals(List.of("o1", "o3"), read.select("order_id").collectAsList().stream().map(row -> row.getString(0))
-        .sorted().collect(Collectors.toList()));
+    Dataset<Row> orderIds = read.select("order_id");
+    assertEquals(List.of("o1", "o3"), orderIds.collectAsList().stream().map(row -> row.getString(0)).sorted()
+        .collect(Collectors.toList()));
+    assertTrue(orderIds.queryExecution().executedPlan().toString().contains("ReadSchema: struct<_hoodie_commit_time:"
+        + "string,order_id:string>"), "the scan reads the query's column and the commit time it filters on: "
+        + orderIds.queryExecution().executedPlan());
+  }
+
+  @Test
+  void copyOnWriteReadThroughTheStockRelationIsPlannedWhenRead() {
+    String path = dir.resolve("orders").toUri().toString();
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o1", "u1", 1.0, 1L));
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS, order("o2", "u2", 2.0, 2L));
+    TypedProperties props = props("orders", path, "READ_LATEST", 5);
+
+    // Without a position the missing-checkpoint strategy plans the read: the stock source's, through its relation.
+    Dataset<Row> read = read(reader(props), MultiTableReadConf.from(props).tables().get(0), Option.empty()).rows();
+
+    assertEquals(List.of("LogicalRDD"), leaves(read), "the scan was planned by the read, not left to the batch's query");
+    assertEquals(List.of("o2"), read.select("order_id").collectAsList().stream().map(row -> row.getString(0))
+        .collect(Collectors.toList()));
   }
 
   @Test

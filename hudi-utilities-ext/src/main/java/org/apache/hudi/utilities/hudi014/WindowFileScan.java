@@ -1,0 +1,227 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.hudi014;
+
+import org.apache.hudi.IncrementalRelation;
+import org.apache.hudi.common.config.HoodieCommonConfig;
+import org.apache.hudi.common.fs.FSUtils;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieFileFormat;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.model.HoodieReplaceCommitMetadata;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableConfig;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
+import org.apache.hudi.common.util.Option;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.types.StructType;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static org.apache.spark.sql.functions.col;
+
+/**
+ * Reads a copy-on-write table's incremental window straight from the files its commits wrote, as a Spark file scan,
+ * where Hudi 0.14's {@link IncrementalRelation} would read the same files and filter, then hand Spark every row of
+ * every column through a {@code TableScan}, which the query can neither prune nor filter.
+ *
+ * <p>The scan is the relation's, step for step: the window's commits are the completed commits after the position
+ * (as many as num_instants allows); each commit's metadata names the files it wrote, a later commit's file of a file
+ * group replacing an earlier one; the files are read with the relation's columns (the meta columns, then the table's
+ * latest schema, with its nullability) and filtered to the window's commit times; the stock source then drops the meta
+ * columns. A file group that a replace commit of the window (clustering, insert overwrite) replaced is not read, as
+ * the relation does not read it. A window the relation reads differently takes the stock read, and the log says why: a
+ * merge-on-read table, a base file format other than parquet, tables without meta fields, schema evolution on read,
+ * positions compared by completion time, a window with the bootstrap commit, a position before the active timeline,
+ * files Spark cannot read (one cleaned: the relation then fails or falls back to a full table scan, as configured).
+ */
+final class WindowFileScan {
+
+  private final JavaSparkContext jsc;
+  private final SparkSession spark;
+  private final HollowCommitHandling hollowCommits;
+  private final Set<String> droppedMetaColumns;
+
+  /**
+   * @param droppedMetaColumns the meta columns the stock source drops from what it reads
+   */
+  WindowFileScan(JavaSparkContext jsc, SparkSession spark, HollowCommitHandling hollowCommits,
+                 Set<String> droppedMetaColumns) {
+    this.jsc = jsc;
+    this.spark = spark;
+    this.hollowCommits = hollowCommits;
+    this.droppedMetaColumns = droppedMetaColumns;
+  }
+
+  /** A window's rows from its files, or why the window needs the stock read. */
+  static final class Outcome {
+    private final Option<Dataset<Row>> rows;
+    private final Option<String> end;
+    private final String how;
+
+    private Outcome(Option<Dataset<Row>> rows, Option<String> end, String how) {
+      this.rows = rows;
+      this.end = end;
+      this.how = how;
+    }
+
+    static Outcome stockRead(String why) {
+      return new Outcome(Option.empty(), Option.empty(), "through Hudi's incremental relation: " + why);
+    }
+
+    /** The window's rows, if its files were read. */
+    Option<Dataset<Row>> rows() {
+      return rows;
+    }
+
+    /** The window's last instant, the table's new position; present with the rows. */
+    Option<String> end() {
+      return end;
+    }
+
+    /** How the window was read, for the log. */
+    String how() {
+      return how;
+    }
+  }
+
+  /**
+   * Reads the window after a position from its files, where the incremental relation would read the same files.
+   *
+   * @param timeline     the table's timeline of this batch
+   * @param position     the inclusive instant the table was consumed up to
+   * @param numInstants  how many commits the window may hold
+   * @param tableColumns the relation's columns, the five meta columns and then the table's latest schema; asked for
+   *                     only once the window qualifies, and empty if they cannot be resolved
+   */
+  Outcome read(SourceTimeline timeline, String position, int numInstants, Supplier<Option<StructType>> tableColumns) {
+    HoodieTableConfig config = timeline.metaClient().getTableConfig();
+    if (config.getTableType() != HoodieTableType.COPY_ON_WRITE) {
+      return Outcome.stockRead("a merge-on-read table");
+    }
+    if (config.getBaseFileFormat() != HoodieFileFormat.PARQUET) {
+      return Outcome.stockRead("base files in " + config.getBaseFileFormat());
+    }
+    if (!config.populateMetaFields()) {
+      return Outcome.stockRead("a table without meta fields");
+    }
+    if (Boolean.parseBoolean(spark.conf().get(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key(),
+        String.valueOf(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.defaultValue())))) {
+      return Outcome.stockRead("schema evolution on read (" + HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key() + ")");
+    }
+    if (hollowCommits == HollowCommitHandling.USE_TRANSITION_TIME) {
+      return Outcome.stockRead("positions are completion times (" + hollowCommits + ")");
+    }
+    HoodieTimeline readable = timeline.readableCommits(hollowCommits);
+    if (readable.isBeforeTimelineStarts(position)) {
+      return Outcome.stockRead("the position is before the active timeline");
+    }
+    List<HoodieInstant> window = readable.findInstantsAfter(position, numInstants).getInstants();
+    if (window.isEmpty()) {
+      return Outcome.stockRead("no commit after the position");
+    }
+    if (window.stream().anyMatch(commit -> HoodieTimeline.METADATA_BOOTSTRAP_INSTANT_TS.equals(commit.getTimestamp()))) {
+      return Outcome.stockRead("the window holds the bootstrap commit");
+    }
+    Option<StructType> columns = tableColumns.get();
+    if (!columns.isPresent()) {
+      return Outcome.stockRead("the table's latest schema cannot be resolved from its commits");
+    }
+    Map<String, String> fileGroupToPath = lastFilesWritten(timeline, window);
+    if (fileGroupToPath.containsValue(null)) {
+      return Outcome.stockRead("a commit of the window names a file group without a file");
+    }
+    List<String> files = new ArrayList<>(fileGroupToPath.values());
+    String first = window.get(0).getTimestamp();
+    String end = window.get(window.size() - 1).getTimestamp();
+    Dataset<Row> scan;
+    try {
+      scan = files.isEmpty() ? spark.createDataFrame(jsc.<Row>emptyRDD(), columns.get())
+          : filesAsDeclared(columns.get(), spark.read().schema(columns.get()).parquet(files.toArray(new String[0])));
+    } catch (Exception e) {
+      // Spark checks that every path exists when the files are named; the stock read then fails or falls back to a
+      // full table scan, as configured.
+      if (!(e instanceof AnalysisException)) {
+        throw e;
+      }
+      return Outcome.stockRead("Spark cannot read the window's files: " + e.getMessage());
+    }
+    Dataset<Row> rows = scan
+        .filter(col(HoodieRecord.COMMIT_TIME_METADATA_FIELD).geq(first))
+        .filter(col(HoodieRecord.COMMIT_TIME_METADATA_FIELD).leq(end))
+        .drop(droppedMetaColumns.toArray(new String[0]));
+    return new Outcome(Option.of(rows), Option.of(end), String.format(Locale.ROOT, "from %d files of %d commit(s)",
+        files.size(), window.size()));
+  }
+
+  /**
+   * Per file group the last file the window's commits wrote in it, unless a replace commit of the window (clustering,
+   * insert overwrite) replaced the group: its rows are then in the groups that replaced it.
+   */
+  private static Map<String, String> lastFilesWritten(SourceTimeline timeline, List<HoodieInstant> window) {
+    Path basePath = timeline.metaClient().getBasePathV2();
+    List<HoodieCommitMetadata> commits = window.stream().map(timeline::commitMetadata).collect(Collectors.toList());
+    Map<String, String> replacedInPartition = new HashMap<>();
+    for (HoodieCommitMetadata commit : commits) {
+      if (commit instanceof HoodieReplaceCommitMetadata) {
+        ((HoodieReplaceCommitMetadata) commit).getPartitionToReplaceFileIds().forEach((partition, fileGroups) ->
+            fileGroups.forEach(fileGroup ->
+                replacedInPartition.put(fileGroup, FSUtils.getPartitionPath(basePath, partition).toString())));
+      }
+    }
+    Map<String, String> fileGroupToPath = new LinkedHashMap<>();
+    for (HoodieCommitMetadata commit : commits) {
+      commit.getFileIdAndFullPaths(basePath).forEach((fileGroup, file) -> {
+        String replacedPartition = replacedInPartition.get(fileGroup);
+        if (replacedPartition == null || file == null || !file.startsWith(replacedPartition)) {
+          fileGroupToPath.put(fileGroup, file);
+        }
+      });
+    }
+    return fileGroupToPath;
+  }
+
+  /**
+   * The same file scan with the columns as declared: Spark's reader of files makes every column nullable, where the
+   * relation keeps the table schema's nullability, which the target's schema inherits.
+   */
+  private Dataset<Row> filesAsDeclared(StructType columns, Dataset<Row> scan) {
+    HadoopFsRelation files = (HadoopFsRelation) ((LogicalRelation) scan.queryExecution().analyzed()).relation();
+    return spark.baseRelationToDataFrame(new HadoopFsRelation(files.location(), files.partitionSchema(), columns,
+        files.bucketSpec(), files.fileFormat(), files.options(), spark));
+  }
+}
