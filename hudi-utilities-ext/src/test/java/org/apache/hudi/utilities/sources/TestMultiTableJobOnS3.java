@@ -252,9 +252,13 @@ class TestMultiTableJobOnS3 {
    * bucket, so that the requests to a bucket are exactly that table's, whatever sends them during the batch (the
    * Streamer, Hudi, Spark: timeline, metadata table, data files).
    *
-   * <p>The issue's goal, at most {@value #GOAL_EXTRA_REQUESTS} more per table, is not met for a table with new commits:
-   * the plugin's timeline load costs {@value #TIMELINE_LOAD_REQUESTS} and the archive probe
-   * {@value #ARCHIVE_PROBE_REQUESTS}. The test prints the figures and holds the plugin to those and no more.
+   * <p>The copy-on-write table's window is read from its files, without the stock read's two meta clients (one to plan
+   * the read, one for its relation) and its relation's reads of the schema and commits: the plugin spends its own
+   * timeline load and the archive probe instead, so it is held to the stock figure less one timeline load plus the
+   * probe (measured: 15 fewer than stock). The merge-on-read table is read through the stock relation and held to the
+   * stock figure plus the plugin's timeline load ({@value #TIMELINE_LOAD_REQUESTS}) and the archive probe
+   * ({@value #ARCHIVE_PROBE_REQUESTS}); measured: 14 fewer than stock. The test prints the figures against the issue's
+   * goal, at most {@value #GOAL_EXTRA_REQUESTS} more per table.
    */
   @Test
   void eachTableCostsNoMoreS3RequestsPerBatchThanTheStockSourcePlusOneTimelineLoadAndTheArchiveProbe() throws Exception {
@@ -293,6 +297,8 @@ class TestMultiTableJobOnS3 {
     assertEquals("orders=" + orders2 + ",users=" + users2, HudiTables.lastCheckpoint(targets + "/multi"));
     assertEquals(orders2, HudiTables.lastCheckpoint(targets + "/stock_orders"));
     assertEquals(users2, HudiTables.lastCheckpoint(targets + "/stock_users"));
+    Map<String, Integer> bound = Map.of("orders", ARCHIVE_PROBE_REQUESTS - TIMELINE_LOAD_REQUESTS,
+        "users", TIMELINE_LOAD_REQUESTS + ARCHIVE_PROBE_REQUESTS);
     List<String> overBound = new ArrayList<>();
     for (String table : tablePaths.keySet()) {
       BatchRequests withMulti = byMulti.get(table);
@@ -304,12 +310,13 @@ class TestMultiTableJobOnS3 {
       for (String write : List.of("PUT", "DELETE", "POST")) {
         assertEquals(0, withMulti.count(write) + withStock.count(write), "reading " + table + " wrote to it");
       }
-      if (extra > TIMELINE_LOAD_REQUESTS + ARCHIVE_PROBE_REQUESTS) {
-        overBound.add(table + ": " + withMulti + " vs " + withStock);
+      if (extra > bound.get(table)) {
+        overBound.add(table + ": " + withMulti + " vs " + withStock + ", allowed " + bound.get(table));
       }
     }
-    assertEquals(List.of(), overBound, "S3 requests of HoodieIncrMultiSource beyond HoodieIncrSource's, one "
-        + "timeline load (" + TIMELINE_LOAD_REQUESTS + ") and the archive probe (" + ARCHIVE_PROBE_REQUESTS + ")");
+    assertEquals(List.of(), overBound, "S3 requests of HoodieIncrMultiSource beyond HoodieIncrSource's and what the "
+        + "plugin's timeline load (" + TIMELINE_LOAD_REQUESTS + ") and archive probe (" + ARCHIVE_PROBE_REQUESTS + ") "
+        + "add, less what the copy-on-write window's read from its files saves");
   }
 
   private StreamerJob stockJob(String table, String target, String sql) throws Exception {
