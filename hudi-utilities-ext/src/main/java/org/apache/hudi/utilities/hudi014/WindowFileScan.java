@@ -20,11 +20,8 @@ package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.IncrementalRelation;
 import org.apache.hudi.common.config.HoodieCommonConfig;
-import org.apache.hudi.common.fs.FSUtils;
-import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieFileFormat;
 import org.apache.hudi.common.model.HoodieRecord;
-import org.apache.hudi.common.model.HoodieReplaceCommitMetadata;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -32,25 +29,20 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.datasources.FileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.types.StructType;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.col;
 
@@ -64,7 +56,8 @@ import static org.apache.spark.sql.functions.col;
  * group replacing an earlier one; the files are read with the relation's columns (the meta columns, then the table's
  * latest schema, with its nullability) and filtered to the window's commit times; the stock source then drops the meta
  * columns. A file group that a replace commit of the window (clustering, insert overwrite) replaced is not read, as
- * the relation does not read it. A window the relation reads differently takes the stock read, and the log says why: a
+ * the relation does not read it ({@link WindowFiles}). Being a file scan, it is pruned to the query's columns, takes
+ * its filters, and tells Spark its size: that of the window's rows in its files ({@link WindowFileIndex}). A window the relation reads differently takes the stock read, and the log says why: a
  * merge-on-read table, a base file format other than parquet, tables without meta fields, schema evolution on read,
  * positions compared by completion time, a window with the bootstrap commit, a position before the active timeline,
  * files Spark cannot read (one cleaned: the relation then fails or falls back to a full table scan, as configured).
@@ -161,17 +154,16 @@ final class WindowFileScan {
     if (!columns.isPresent()) {
       return Outcome.stockRead("the table's latest schema cannot be resolved from its commits");
     }
-    Map<String, String> fileGroupToPath = lastFilesWritten(timeline, window);
-    if (fileGroupToPath.containsValue(null)) {
+    WindowFiles files = WindowFiles.of(timeline, window);
+    if (!files.everyFileNamed()) {
       return Outcome.stockRead("a commit of the window names a file group without a file");
     }
-    List<String> files = new ArrayList<>(fileGroupToPath.values());
     String first = window.get(0).getTimestamp();
     String end = window.get(window.size() - 1).getTimestamp();
     Dataset<Row> scan;
     try {
-      scan = files.isEmpty() ? spark.createDataFrame(jsc.<Row>emptyRDD(), columns.get())
-          : filesAsDeclared(columns.get(), spark.read().schema(columns.get()).parquet(files.toArray(new String[0])));
+      scan = files.paths().isEmpty() ? spark.createDataFrame(jsc.<Row>emptyRDD(), columns.get())
+          : windowScan(files, columns.get(), spark.read().schema(columns.get()).parquet(files.paths().toArray(new String[0])));
     } catch (Exception e) {
       // Spark checks that every path exists when the files are named; the stock read then fails or falls back to a
       // full table scan, as configured.
@@ -185,43 +177,19 @@ final class WindowFileScan {
         .filter(col(HoodieRecord.COMMIT_TIME_METADATA_FIELD).leq(end))
         .drop(droppedMetaColumns.toArray(new String[0]));
     return new Outcome(Option.of(rows), Option.of(end), String.format(Locale.ROOT, "from %d files of %d commit(s)",
-        files.size(), window.size()));
+        files.paths().size(), window.size()));
   }
 
   /**
-   * Per file group the last file the window's commits wrote in it, unless a replace commit of the window (clustering,
-   * insert overwrite) replaced the group: its rows are then in the groups that replaced it.
+   * The same file scan with the columns as declared, where Spark's reader of files makes every column nullable (the
+   * relation keeps the table schema's nullability, which the target's schema inherits), and sized as the window's
+   * rows in the files, where Spark would size it as the files.
    */
-  private static Map<String, String> lastFilesWritten(SourceTimeline timeline, List<HoodieInstant> window) {
-    Path basePath = timeline.metaClient().getBasePathV2();
-    List<HoodieCommitMetadata> commits = window.stream().map(timeline::commitMetadata).collect(Collectors.toList());
-    Map<String, String> replacedInPartition = new HashMap<>();
-    for (HoodieCommitMetadata commit : commits) {
-      if (commit instanceof HoodieReplaceCommitMetadata) {
-        ((HoodieReplaceCommitMetadata) commit).getPartitionToReplaceFileIds().forEach((partition, fileGroups) ->
-            fileGroups.forEach(fileGroup ->
-                replacedInPartition.put(fileGroup, FSUtils.getPartitionPath(basePath, partition).toString())));
-      }
-    }
-    Map<String, String> fileGroupToPath = new LinkedHashMap<>();
-    for (HoodieCommitMetadata commit : commits) {
-      commit.getFileIdAndFullPaths(basePath).forEach((fileGroup, file) -> {
-        String replacedPartition = replacedInPartition.get(fileGroup);
-        if (replacedPartition == null || file == null || !file.startsWith(replacedPartition)) {
-          fileGroupToPath.put(fileGroup, file);
-        }
-      });
-    }
-    return fileGroupToPath;
-  }
-
-  /**
-   * The same file scan with the columns as declared: Spark's reader of files makes every column nullable, where the
-   * relation keeps the table schema's nullability, which the target's schema inherits.
-   */
-  private Dataset<Row> filesAsDeclared(StructType columns, Dataset<Row> scan) {
-    HadoopFsRelation files = (HadoopFsRelation) ((LogicalRelation) scan.queryExecution().analyzed()).relation();
-    return spark.baseRelationToDataFrame(new HadoopFsRelation(files.location(), files.partitionSchema(), columns,
-        files.bucketSpec(), files.fileFormat(), files.options(), spark));
+  private Dataset<Row> windowScan(WindowFiles files, StructType columns, Dataset<Row> scan) {
+    HadoopFsRelation relation = (HadoopFsRelation) ((LogicalRelation) scan.queryExecution().analyzed()).relation();
+    FileIndex index = files.windowBytes().isPresent()
+        ? new WindowFileIndex(relation.location(), files.windowBytes().get()) : relation.location();
+    return spark.baseRelationToDataFrame(new HadoopFsRelation(index, relation.partitionSchema(), columns,
+        relation.bucketSpec(), relation.fileFormat(), relation.options(), spark));
   }
 }

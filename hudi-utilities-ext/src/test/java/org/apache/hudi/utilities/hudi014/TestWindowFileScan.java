@@ -44,8 +44,12 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.sql.Date;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -134,6 +138,33 @@ class TestWindowFileScan {
         + "relation (seed %d)", fromFiles, clusteredFromFiles, throughRelation, SEED);
     System.out.println("TestWindowFileScan: " + tally);
     assertTrue(clusteredFromFiles > 0 && throughRelation > 0, "not every way of reading was tested: " + tally);
+  }
+
+  @Test
+  void windowOfAFewUpdatesIsSizedAsItsRowsShareOfTheRewrittenFile() throws IOException {
+    String path = dir.resolve("orders").toUri().toString();
+    List<Row> orders = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      orders.add(HudiTables.order(String.format("o%04d", i), "u" + i % 50, i, 1L));
+    }
+    String first = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", HudiTables.ORDERS,
+        orders.toArray(new Row[0]));
+    List<Row> updates = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      updates.add(HudiTables.order(String.format("o%04d", i * 100), "u0", -i, 2L));
+    }
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", HudiTables.ORDERS, updates.toArray(new Row[0]));
+
+    Dataset<Row> window = read(props(path, 5, false), first).rows();
+
+    assertTrue(readsFiles(window));
+    assertEquals(20, window.count());
+    String[] files = window.inputFiles();
+    assertEquals(1, files.length, "the update rewrote the table's one file");
+    long fileBytes = Files.size(Paths.get(URI.create(files[0])));
+    LogicalPlan scan = JavaConverters.seqAsJavaList(window.queryExecution().analyzed().collectLeaves()).get(0);
+    assertEquals((long) Math.ceil(fileBytes * 20 / 2000.0), scan.stats().sizeInBytes().longValue(),
+        "the 20 updated rows' share of the 2,000-row file of " + fileBytes + " bytes");
   }
 
   /**
