@@ -156,7 +156,7 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
         String cdcTarget = dir.tablePath("joined-cdc");
         String fullTarget = dir.tablePath("joined-full");
         Dataset<Row> joinAtCheckpoint = ExactJoins.recomputedAsOf(spark, ordersPath, ordersAtCheckpoint, usersPath,
-            usersAtCheckpoint).withColumn("_hoodie_is_deleted", lit(false));
+            usersAtCheckpoint).withColumn(ExactJoins.COMMIT_ORDER, lit(0)).withColumn("_hoodie_is_deleted", lit(false));
         for (String target : List.of(prevSnapTarget, cdcTarget, fullTarget)) {
           joined.write(joinAtCheckpoint, WriteOperationType.BULK_INSERT, target);
         }
@@ -183,7 +183,8 @@ final class DeleteAwareJoinBenchmark implements Benchmark {
     private Dataset<Row> fullJoin() {
       spark.conf().set(VECTORIZED_READER, "true");
       return ExactJoins.recomputed(spark.read().format("hudi").load(ordersPath),
-          spark.read().format("hudi").load(usersPath)).withColumn("_hoodie_is_deleted", lit(false));
+          spark.read().format("hudi").load(usersPath)).withColumn(ExactJoins.COMMIT_ORDER, lit(0))
+          .withColumn("_hoodie_is_deleted", lit(false));
     }
 
     private Void write(Dataset<Row> rows, WriteOperationType operation, String target) {

@@ -36,6 +36,8 @@ public final class ExactJoins {
 
   /** "Inner join": {@code Δorders ⋈ SNAP(users) ∪ SNAP(orders) ⋈ Δusers}, upserted on order_id. */
   public static final String INNER_JOIN = recipe("inner-join.sql");
+  /** The ordering column every recipe writes, the same value on every row (docs/exact-joins.md). */
+  public static final String COMMIT_ORDER = "commit_order";
   /** "Delete-aware inner join": the inner join, plus deletes of the joined rows that no longer hold, from PREV and SNAP. */
   public static final String DELETE_AWARE_INNER_JOIN = recipe("delete-aware-inner-join.sql");
   /**
