@@ -57,10 +57,12 @@ import static org.apache.spark.sql.functions.col;
  * latest schema, with its nullability) and filtered to the window's commit times; the stock source then drops the meta
  * columns. A file group that a replace commit of the window (clustering, insert overwrite) replaced is not read, as
  * the relation does not read it ({@link WindowFiles}). Being a file scan, it is pruned to the query's columns, takes
- * its filters, and tells Spark its size: that of the window's rows in its files ({@link WindowFileIndex}). A window the relation reads differently takes the stock read, and the log says why: a
- * merge-on-read table, a base file format other than parquet, tables without meta fields, schema evolution on read,
- * positions compared by completion time, a window with the bootstrap commit, a position before the active timeline,
- * files Spark cannot read (one cleaned: the relation then fails or falls back to a full table scan, as configured).
+ * its filters, and tells Spark its size: that of the window's rows in its files ({@link WindowFileIndex}).
+ *
+ * <p>A window the relation reads differently takes the stock read, and the log says why: a merge-on-read table, a
+ * base file format other than parquet, tables without meta fields, schema evolution on read, positions compared by
+ * completion time, a window with the bootstrap commit, a position before the active timeline, files Spark cannot read
+ * (one cleaned: the relation then fails or falls back to a full table scan, as configured).
  */
 final class WindowFileScan {
 
