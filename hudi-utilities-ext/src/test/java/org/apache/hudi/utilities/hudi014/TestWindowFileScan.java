@@ -63,12 +63,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A copy-on-write window read from its files has exactly the stock read's columns, rows and end. Given a partitioned
- * table written with random inserts, updates and deletes, clustered and cleaned inline, when windows after random
- * positions (of random num_instants, with and without the full-table-scan fallback) are read by the plugin and by the
- * stock {@link HoodieIncrSource}, then each pair is equal, or both fail; windows whose files are cleaned are read
- * through the stock relation. Seeded ({@code -Dfile.scan.seed}, printed); more windows
- * with {@code -Dfile.scan.windows=N}.
+ * A copy-on-write window read from its files has exactly the stock read's columns, rows and end. Given a table
+ * partitioned in Hive-style folders, written with random inserts, updates and deletes, clustered and cleaned inline,
+ * when windows after random positions (of random num_instants, with and without the full-table-scan fallback) are
+ * read by the plugin and by the stock {@link HoodieIncrSource}, then each pair is equal, or both fail; windows whose
+ * files are cleaned are read through the stock relation. Seeded ({@code -Dfile.scan.seed}, printed); more windows
+ * with {@code -Dfile.scan.windows=N}. And the scan is sized as the window's rows in its files.
  */
 class TestWindowFileScan {
 
@@ -195,6 +195,8 @@ class TestWindowFileScan {
           .option("hoodie.datasource.write.operation", operation)
           .option("hoodie.datasource.write.recordkey.field", "id")
           .option("hoodie.datasource.write.partitionpath.field", "region")
+          // Folders named region=eu: Spark must not take a partition column from the files' paths.
+          .option("hoodie.datasource.write.hive_style_partitioning", "true")
           .option("hoodie.datasource.write.precombine.field", "ts")
           .option("hoodie.datasource.write.keygenerator.class", SimpleKeyGenerator.class.getName())
           .option("hoodie.upsert.shuffle.parallelism", "2")
