@@ -73,14 +73,16 @@ import static org.apache.spark.sql.functions.element_at;
 import static org.apache.spark.sql.functions.udf;
 
 /**
- * Reads one source table incrementally, exactly as the stock {@link HoodieIncrSource} reads it: the same planning of
- * begin and end instants, missing-checkpoint strategies, hollow-commit policy and meta-column handling, because the
- * read is delegated to a {@link HoodieIncrSource} configured for that table.
+ * Reads one source table incrementally, with the rows, columns and end the stock {@link HoodieIncrSource} reads: a
+ * copy-on-write window after a position from the files its commits wrote ({@link WindowFileScan}, which reads them as
+ * Hudi's incremental relation does); any other read is delegated to a {@link HoodieIncrSource} configured for that
+ * table, with the same planning of begin and end instants, missing-checkpoint strategies, hollow-commit policy and
+ * meta-column handling.
  *
  * <p>What it adds: a table without new data still yields a dataset, empty, with the columns a read of its latest
  * commit has (cached while that commit stays the latest); the optional partition columns of
- * {@link SourceTable#partitionFields()}; and a copy-on-write read's scan planned in the reading thread
- * ({@link PlannedScan}). It reads the table's {@link SourceTimeline} of the batch, never its own.
+ * {@link SourceTable#partitionFields()}; and a copy-on-write read through the stock source has its scan planned in the
+ * reading thread ({@link PlannedScan}). It reads the table's {@link SourceTimeline} of the batch, never its own.
  */
 final class IncrementalTableReader {
 
