@@ -87,6 +87,8 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
 
   /** The view of this job's SQL file, if it is a view's: checked at the first batch, then kept. */
   private final MultiTableView view = new MultiTableView();
+  /** The last batch's deltas persisted for their keys (see {@link SnapshotKeyFilter}): dropped at the next batch. */
+  private List<Dataset<Row>> persistedDeltas = Collections.emptyList();
 
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
@@ -108,6 +110,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     if (statements.isEmpty()) {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
     }
+    // The Streamer has written the last batch when it asks for the next one.
+    persistedDeltas.forEach(Dataset::unpersist);
+    persistedDeltas = Collections.emptyList();
     if (MultiTableView.isView(statements, placeholders)) {
       return view.apply(sparkSession, batch, statements, sqlFile, placeholders, properties);
     }
@@ -138,7 +143,13 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         viewInputs.put(view, inputs.get(reference));
       }
     });
-    viewInputs.putAll(snapshotInputs(sparkSession, boundStatements, snapshotViews, inputs, viewInputs, properties));
+    if (!snapshotViews.isEmpty()) {
+      MultiTableReadConf conf = MultiTableReadConf.from(properties);
+      SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(sparkSession, conf.snapshotPushdownMaxKeys(),
+          conf.snapshotPushdownKeyRange());
+      viewInputs.putAll(snapshotInputs(sparkSession, boundStatements, snapshotViews, inputs, viewInputs, keyFilter));
+      persistedDeltas = keyFilter.persistedDeltas();
+    }
 
     Set<TemporaryView> createdViews = new LinkedHashSet<>();
     try {
@@ -213,14 +224,8 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
                                                           Map<String, Reference> snapshotViews,
                                                           Map<Reference, Dataset<Row>> inputs,
                                                           Map<String, Dataset<Row>> deltaViews,
-                                                          TypedProperties properties) {
+                                                          SnapshotKeyFilter keyFilter) {
     Map<String, Dataset<Row>> snapshots = new LinkedHashMap<>();
-    if (snapshotViews.isEmpty()) {
-      return snapshots;
-    }
-    MultiTableReadConf conf = MultiTableReadConf.from(properties);
-    SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(spark, conf.snapshotPushdownMaxKeys(),
-        conf.snapshotPushdownKeyRange());
     Map<String, KeyJoin> keyJoins = new HashMap<>();
     for (String statement : boundStatements) {
       DeltaKeyJoins.in(spark, statement, snapshotViews.keySet(), deltaViews.keySet())

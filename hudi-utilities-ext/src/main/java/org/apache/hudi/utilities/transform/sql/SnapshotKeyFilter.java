@@ -30,6 +30,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,9 @@ import static org.apache.spark.sql.functions.min;
  * distinct non-null keys, when there are at most {@code maxKeys}, become {@code column IN (keys)} on the snapshot; a
  * delta with more keys gives {@code column >= min AND column <= max} of its keys instead (the key range). Spark pushes
  * either into the scan, where Hudi's data skipping (column stats) prunes files and Parquet's statistics prune row
- * groups, and still evaluates it on every row read. The keys of a delta column are collected once per batch.
+ * groups, and still evaluates it on every row read. The keys of a delta column are collected once per batch, and
+ * the delta is persisted as they are: the join, and every later evaluation of the batch's query, reads it from the
+ * cache instead of from its files again ({@link #persistedDeltas()}, to unpersist once the batch is written).
  *
  * <p>Exact: a snapshot row the join matches has a key equal to one of the delta's non-null keys (null keys match
  * nothing), so it is in the list, and, for types that order and compare as the join does, in the range.
@@ -64,6 +67,7 @@ public final class SnapshotKeyFilter {
   private final boolean keyRange;
   /** Per delta view and field: its keys, or their range when there are more than maxKeys. */
   private final Map<String, DeltaKeys> keysByDeltaField = new HashMap<>();
+  private final List<Dataset<Row>> persistedDeltas = new ArrayList<>();
 
   /**
    * @param maxKeys  most distinct delta keys pushed into one snapshot read; 0 for no pushdown at all
@@ -117,12 +121,21 @@ public final class SnapshotKeyFilter {
     return Option.of(snapshot.filter(snapshotKey.between(keys.min, keys.max)));
   }
 
+  /** The deltas this filter persisted when it collected their keys; the caller unpersists them after the batch. */
+  public List<Dataset<Row>> persistedDeltas() {
+    return Collections.unmodifiableList(persistedDeltas);
+  }
+
   /**
    * One pass over the delta for at most maxKeys + 1 distinct keys; only a delta with more keys is read once more, for
    * their range, and only if the range is pushed.
    */
   private DeltaKeys deltaKeys(Dataset<Row> delta, Column key) {
     long start = System.nanoTime();
+    if (persistedDeltas.stream().noneMatch(persisted -> persisted == delta)) {
+      // The pass for the keys fills the cache: the join then reads the delta from it.
+      persistedDeltas.add(delta.persist(StorageLevel.MEMORY_AND_DISK()));
+    }
     List<Row> rows = delta.select(key).where(key.isNotNull()).distinct().limit(maxKeys + 1).collectAsList();
     DeltaKeys keys;
     if (rows.size() <= maxKeys) {

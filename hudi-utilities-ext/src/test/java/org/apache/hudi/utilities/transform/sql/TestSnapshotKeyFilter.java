@@ -113,6 +113,23 @@ class TestSnapshotKeyFilter {
         .restrict(snapshot, JOIN, delta(IntStream.range(23, 24))).isPresent());
   }
 
+  @Test
+  void theDeltaIsReadFromItsFilesOnceForItsKeysAndTheJoinReadsItFromTheCache() {
+    String deltaPath = dir.resolve("delta-in-files").toString();
+    delta(IntStream.range(23, 35)).repartition(3).write().parquet(deltaPath);
+    Dataset<Row> delta = SharedSpark.session().read().parquet(deltaPath);
+    assertEquals(3 + FILES, filesRead(joined(delta, snapshot)));
+
+    SnapshotKeyFilter filter = new SnapshotKeyFilter(SharedSpark.session(), 100, true);
+    Dataset<Row> byKeys = filter.restrict(snapshot, JOIN, delta).get();
+    assertEquals(List.of(delta), filter.persistedDeltas());
+    assertEquals(1, filesRead(joined(delta, byKeys)));
+    assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byKeys)));
+
+    filter.persistedDeltas().forEach(Dataset::unpersist);
+    assertEquals(3 + 1, filesRead(joined(delta, byKeys)));
+  }
+
   private static String key(int id) {
     return String.format("u%03d", id);
   }
