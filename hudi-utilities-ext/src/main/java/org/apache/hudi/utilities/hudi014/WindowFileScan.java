@@ -34,9 +34,6 @@ import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.datasources.FileIndex;
-import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
-import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.types.StructType;
 
 import java.util.List;
@@ -165,7 +162,7 @@ final class WindowFileScan {
     Dataset<Row> scan;
     try {
       scan = files.paths().isEmpty() ? spark.createDataFrame(jsc.<Row>emptyRDD(), columns.get())
-          : windowScan(files, columns.get(), spark.read().schema(columns.get()).parquet(files.paths().toArray(new String[0])));
+          : ParquetFileScan.of(spark, files.paths(), columns.get(), files.windowBytes());
     } catch (Exception e) {
       // Spark checks that every path exists when the files are named; the stock read then fails or falls back to a
       // full table scan, as configured.
@@ -180,18 +177,5 @@ final class WindowFileScan {
         .drop(droppedMetaColumns.toArray(new String[0]));
     return new Outcome(Option.of(rows), Option.of(end), String.format(Locale.ROOT, "from %d files of %d commit(s)",
         files.paths().size(), window.size()));
-  }
-
-  /**
-   * The same file scan with the columns as declared, where Spark's reader of files makes every column nullable (the
-   * relation keeps the table schema's nullability, which the target's schema inherits), and sized as the window's
-   * rows in the files, where Spark would size it as the files.
-   */
-  private Dataset<Row> windowScan(WindowFiles files, StructType columns, Dataset<Row> scan) {
-    HadoopFsRelation relation = (HadoopFsRelation) ((LogicalRelation) scan.queryExecution().analyzed()).relation();
-    FileIndex index = files.windowBytes().isPresent()
-        ? new WindowFileIndex(relation.location(), files.windowBytes().get()) : relation.location();
-    return spark.baseRelationToDataFrame(new HadoopFsRelation(index, relation.partitionSchema(), columns,
-        relation.bucketSpec(), relation.fileFormat(), relation.options(), spark));
   }
 }
