@@ -68,7 +68,7 @@ import static org.apache.spark.sql.functions.col;
  * not one Hudi's own readers can use it on either.
  *
  * <p>Read this way only where the file scan gives the rows Hudi's snapshot read gives: a copy-on-write table in
- * parquet, with meta fields, no schema evolution on read, a single record key field of type string that is the joined
+ * parquet, with meta fields and partition columns in its files, no schema evolution on read, a single record key field of type string that is the joined
  * column, and a key generator that writes that field's value as the record key (simple or non-partitioned). Anything
  * else returns empty, and the log says why: the caller reads the snapshot with the keys as a filter instead.
  */
@@ -93,8 +93,9 @@ public final class RecordIndexScan {
    */
   public static Option<Dataset<Row>> rowsWithKeys(SparkSession spark, String table, String path, String instant,
                                                   Dataset<Row> snapshot, String column, List<Object> keys) {
+    // The timeline is loaded only for a table whose configuration allows the lookup.
     HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
-        .setConf(spark.sparkContext().hadoopConfiguration()).setBasePath(path).setLoadActiveTimelineOnLoad(true).build();
+        .setConf(spark.sparkContext().hadoopConfiguration()).setBasePath(path).build();
     Option<String> notIndexed = whyNotIndexed(spark, metaClient, snapshot.schema(), column);
     if (!notIndexed.isPresent() && !isLatestCommit(metaClient, instant)) {
       notIndexed = Option.of("the snapshot's instant " + instant + " is not the table's latest commit");
@@ -147,6 +148,9 @@ public final class RecordIndexScan {
     }
     if (!config.populateMetaFields()) {
       return Option.of("a table without meta fields");
+    }
+    if (config.shouldDropPartitionColumns()) {
+      return Option.of("partition columns are not in the files (" + HoodieTableConfig.DROP_PARTITION_COLUMNS.key() + ")");
     }
     if (Boolean.parseBoolean(spark.conf().get(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key(),
         String.valueOf(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.defaultValue())))) {

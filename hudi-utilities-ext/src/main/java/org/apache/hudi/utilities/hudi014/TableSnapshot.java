@@ -82,7 +82,7 @@ public final class TableSnapshot {
   }
 
   /** Whether a position stands for a state of the table, rather than for the table before its first commit. */
-  static boolean isState(Option<String> position) {
+  public static boolean isState(Option<String> position) {
     return position.isPresent() && !position.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT);
   }
 

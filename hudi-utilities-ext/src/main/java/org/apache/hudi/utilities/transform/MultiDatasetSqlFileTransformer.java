@@ -29,10 +29,12 @@ import org.apache.hudi.utilities.config.SqlTransformerConfig;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.hudi014.RecordIndexScan;
 import org.apache.hudi.utilities.hudi014.TableSnapshot;
 import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins;
 import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins.KeyJoin;
 import org.apache.hudi.utilities.transform.sql.SnapshotKeyFilter;
+import org.apache.hudi.utilities.transform.sql.SnapshotKeyFilter.KeyIndex;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -87,8 +89,11 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
 
   /** The view of this job's SQL file, if it is a view's: checked at the first batch, then kept. */
   private final MultiTableView view = new MultiTableView();
-  /** The last batch's deltas persisted for their keys (see {@link SnapshotKeyFilter}): dropped at the next batch. */
-  private List<Dataset<Row>> persistedDeltas = Collections.emptyList();
+  /**
+   * The datasets the last batch's placeholders read, which may be cached (a delta read for its keys by
+   * {@link SnapshotKeyFilter}, a {@code CACHE TABLE} of a placeholder): unpersisted at the next batch.
+   */
+  private List<Dataset<Row>> lastBatchInputs = Collections.emptyList();
 
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,
@@ -111,13 +116,13 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       throw new HoodieTransformException("Cannot transform with SQL file " + sqlFile + ": it holds no statement");
     }
     // The Streamer has written the last batch when it asks for the next one.
-    persistedDeltas.forEach(Dataset::unpersist);
-    persistedDeltas = Collections.emptyList();
+    lastBatchInputs.forEach(Dataset::unpersist);
+    lastBatchInputs = Collections.emptyList();
     if (MultiTableView.isView(statements, placeholders)) {
       return view.apply(sparkSession, batch, statements, sqlFile, placeholders, properties);
     }
     // Everything the SQL references is resolved before any statement runs: a bad placeholder commits nothing.
-    Map<Reference, Dataset<Row>> inputs = new LinkedHashMap<>();
+    Map<Reference, Input> inputs = new LinkedHashMap<>();
     for (String statement : statements) {
       for (Reference reference : placeholders.referencesIn(statement)) {
         inputs.computeIfAbsent(reference, ref -> input(sparkSession, batch, ref, properties));
@@ -140,7 +145,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     Map<String, Dataset<Row>> viewInputs = new LinkedHashMap<>();
     views.forEach((reference, view) -> {
       if (reference.kind() == Kind.SRC) {
-        viewInputs.put(view, inputs.get(reference));
+        viewInputs.put(view, inputs.get(reference).rows);
       }
     });
     if (!snapshotViews.isEmpty()) {
@@ -148,8 +153,8 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       SnapshotKeyFilter keyFilter = new SnapshotKeyFilter(sparkSession, conf.snapshotPushdownMaxKeys(),
           conf.snapshotPushdownKeyRange());
       viewInputs.putAll(snapshotInputs(sparkSession, boundStatements, snapshotViews, inputs, viewInputs, keyFilter));
-      persistedDeltas = keyFilter.persistedDeltas();
     }
+    lastBatchInputs = new ArrayList<>(viewInputs.values());
 
     Set<TemporaryView> createdViews = new LinkedHashSet<>();
     try {
@@ -163,7 +168,9 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
       }
       return result;
     } finally {
-      viewInputs.keySet().forEach(view -> sparkSession.catalog().dropTempView(view));
+      // Dropped without uncaching what they read (Catalog.dropTempView would): the batch's query, run when the
+      // Streamer writes it, still reads a persisted delta from the cache.
+      viewInputs.keySet().forEach(view -> sparkSession.sessionState().catalog().dropTempView(view));
       for (TemporaryView view : createdViews) {
         if (view.isGlobal()) {
           sparkSession.catalog().dropGlobalTempView(view.name());
@@ -222,7 +229,7 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
    */
   private static Map<String, Dataset<Row>> snapshotInputs(SparkSession spark, List<String> boundStatements,
                                                           Map<String, Reference> snapshotViews,
-                                                          Map<Reference, Dataset<Row>> inputs,
+                                                          Map<Reference, Input> inputs,
                                                           Map<String, Dataset<Row>> deltaViews,
                                                           SnapshotKeyFilter keyFilter) {
     Map<String, Dataset<Row>> snapshots = new LinkedHashMap<>();
@@ -232,10 +239,10 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
           .forEach(join -> keyJoins.put(join.snapshotView(), join));
     }
     snapshotViews.forEach((view, reference) -> {
-      Dataset<Row> snapshot = inputs.get(reference);
+      Input snapshot = inputs.get(reference);
       KeyJoin join = keyJoins.get(view);
-      snapshots.put(view, join == null ? snapshot
-          : keyFilter.restrict(snapshot, join, deltaViews.get(join.deltaView())).orElse(snapshot));
+      snapshots.put(view, join == null ? snapshot.rows : keyFilter.restrict(snapshot.rows, join,
+          deltaViews.get(join.deltaView()), snapshot.keyIndex).orElse(snapshot.rows));
     });
     return snapshots;
   }
@@ -244,11 +251,11 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
     return VIEW_PREFIX + batchId + "_" + (reference.kind() == Kind.SRC ? "" : reference.kind() + "_") + reference.index();
   }
 
-  private static Dataset<Row> input(SparkSession spark, MultiDatasetBatch batch, Reference reference,
-                                    TypedProperties properties) {
+  private static Input input(SparkSession spark, MultiDatasetBatch batch, Reference reference,
+                             TypedProperties properties) {
     Dataset<Row> rowsRead = batch.datasets().get(reference.index());
     if (reference.kind() == Kind.SRC) {
-      return rowsRead;
+      return new Input(rowsRead, KeyIndex.NONE);
     }
     CarrierManifest manifest = batch.manifest().orElseThrow(() -> new HoodieTransformPlanException(String.format(
         "Cannot bind <%s_%d>: table snapshots need the positions of a HoodieIncrMultiSource batch, and these datasets "
@@ -259,7 +266,20 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
         table)).orElseThrow(() ->
         new HoodieTransformPlanException(String.format("Cannot read a snapshot of table '%s': %s is not set", table,
             HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_PATH, table).key())));
-    return TableSnapshot.asOf(spark, table, path, position, rowsRead);
+    Dataset<Row> snapshot = TableSnapshot.asOf(spark, table, path, position, rowsRead);
+    return new Input(snapshot, !TableSnapshot.isState(position) ? KeyIndex.NONE
+        : (column, keys) -> RecordIndexScan.rowsWithKeys(spark, table, path, position.get(), snapshot, column, keys));
+  }
+
+  /** What a placeholder reads: its rows, and for a snapshot, the index that finds its rows by key, if any. */
+  private static final class Input {
+    private final Dataset<Row> rows;
+    private final KeyIndex keyIndex;
+
+    private Input(Dataset<Row> rows, KeyIndex keyIndex) {
+      this.rows = rows;
+      this.keyIndex = keyIndex;
+    }
   }
 
   /** Positional placeholders bind by list position: a reordered table list would silently swap their tables. */

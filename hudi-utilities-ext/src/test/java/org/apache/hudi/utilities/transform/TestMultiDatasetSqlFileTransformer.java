@@ -19,8 +19,11 @@
 package org.apache.hudi.utilities.transform;
 
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
 import org.apache.hudi.utilities.exception.HoodieTransformExecutionException;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.ScannedFiles;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -32,6 +35,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalog.Table;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +54,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -149,6 +154,45 @@ class TestMultiDatasetSqlFileTransformer {
 
     assertEquals(List.of("order_id", "user_name", "tier"), Arrays.asList(joined.columns()));
     assertEquals(JOINED_ROWS, sortedRows(joined));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Snapshots joined with a delta are read by the delta's keys.
+  // ---------------------------------------------------------------------------------------------------------------
+
+  @Test
+  void snapshotJoinedOnItsRecordKeyIsReadThroughTheRecordLevelIndexAndTheDeltaIsKeptForTheBatch() throws IOException {
+    // Given users with a record-level index, in four file groups of one commit each, and orders of three of them.
+    String usersPath = dir.resolve("users").toUri().toString();
+    Map<String, String> recordIndex = Map.of("hoodie.metadata.enable", "true", "hoodie.metadata.record.index.enable",
+        "true", "hoodie.index.type", "RECORD_INDEX", "hoodie.parquet.small.file.limit", "0");
+    HudiTables.upsert(usersPath, "users", "COPY_ON_WRITE", "user_id", HudiTables.USERS, recordIndex,
+        HudiTables.user("u1", "alice", 1L));
+    HudiTables.upsert(usersPath, "users", "COPY_ON_WRITE", "user_id", HudiTables.USERS, recordIndex,
+        HudiTables.user("u2", "bob", 1L));
+    HudiTables.upsert(usersPath, "users", "COPY_ON_WRITE", "user_id", HudiTables.USERS, recordIndex,
+        HudiTables.user("u3", "carol", 1L));
+    String latest = HudiTables.upsert(usersPath, "users", "COPY_ON_WRITE", "user_id", HudiTables.USERS, recordIndex,
+        HudiTables.user("u9", "ivan", 1L));
+    TypedProperties props = sqlFileProps("SELECT o.order_id, u.user_name FROM <SRC:orders> o "
+        + "JOIN <SNAP:users> u ON o.user_id = u.user_id");
+    props.setProperty(TABLES_KEY, "orders,users");
+    props.setProperty("hoodie.streamer.source.hudi.orders.path", dir.resolve("orders").toUri().toString());
+    props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
+    Dataset<Row> usersRead = spark.createDataFrame(List.of(), HudiTables.USERS);
+    MultiDatasetBatch batch = new MultiDatasetBatch(List.of(orders, usersRead), Option.of(new CarrierManifest(
+        List.of("orders", "users"), List.of(), Map.of(), Map.of("users", latest))));
+    MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
+
+    // When the batch is transformed, then the join reads the three files that hold u1, u2 and u9, not carol's.
+    Dataset<Row> joined = transformer.apply(jsc, spark, batch, props);
+    assertEquals(List.of("[1,alice]", "[2,bob]", "[3,alice]", "[4,ivan]"), sortedRows(joined));
+    assertEquals(3, ScannedFiles.filesRead(joined));
+
+    // The delta, read for its keys, stays persisted for the batch's write, and is dropped when the next batch comes.
+    assertNotEquals(StorageLevel.NONE(), orders.storageLevel());
+    transformer.apply(jsc, spark, batch.datasets(), sqlFileProps("SELECT * FROM <SRC_0>"));
+    assertEquals(StorageLevel.NONE(), orders.storageLevel());
   }
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -51,7 +51,8 @@ import static org.apache.spark.sql.functions.min;
  * distinct non-null keys, when there are at most {@code maxKeys}, become {@code column IN (keys)} on the snapshot; a
  * delta with more keys gives {@code column >= min AND column <= max} of its keys instead (the key range). Spark pushes
  * either into the scan, where Hudi's data skipping (column stats) prunes files and Parquet's statistics prune row
- * groups, and still evaluates it on every row read. The keys of a delta column are collected once per batch, and
+ * groups, and still evaluates it on every row read. A key list is looked up in the table's index instead where the
+ * caller's {@link KeyIndex} has one (the record-level index), which names the files that hold the keys. The keys of a delta column are collected once per batch, and
  * the delta is persisted as they are: the join, and every later evaluation of the batch's query, reads it from the
  * cache instead of from its files again ({@link #persistedDeltas()}, to unpersist once the batch is written).
  *
@@ -67,7 +68,6 @@ public final class SnapshotKeyFilter {
   private final boolean keyRange;
   /** Per delta view and field: its keys, or their range when there are more than maxKeys. */
   private final Map<String, DeltaKeys> keysByDeltaField = new HashMap<>();
-  private final List<Dataset<Row>> persistedDeltas = new ArrayList<>();
 
   /**
    * @param maxKeys  most distinct delta keys pushed into one snapshot read; 0 for no pushdown at all
@@ -79,13 +79,28 @@ public final class SnapshotKeyFilter {
     this.keyRange = keyRange;
   }
 
+  /** Reads the rows of a snapshot whose column holds one of given keys through an index of the table, where one applies. */
+  @FunctionalInterface
+  public interface KeyIndex {
+    KeyIndex NONE = (column, keys) -> Option.empty();
+
+    /**
+     * @param column the snapshot's column, as its schema spells it
+     * @param keys   distinct non-null values of the column's type
+     * @return the snapshot's rows whose column holds one of the keys; empty if no index applies
+     */
+    Option<Dataset<Row>> rowsWithKeys(String column, List<Object> keys);
+  }
+
   /**
+   * @param index reads the snapshot by keys where the table has an index for them (see {@link KeyIndex})
    * @return the snapshot rows whose key is among the delta's keys (no rows if the delta has none), or within their
    *     range when the delta has more than {@code maxKeys} keys; empty, for the whole snapshot, when the pushdown is
    *     off, when the delta has more keys and the range is off, or when the two columns are not of one type that
    *     filters compare as the join does
    */
-  public Option<Dataset<Row>> restrict(Dataset<Row> snapshot, DeltaKeyJoins.KeyJoin join, Dataset<Row> delta) {
+  public Option<Dataset<Row>> restrict(Dataset<Row> snapshot, DeltaKeyJoins.KeyJoin join, Dataset<Row> delta,
+                                       KeyIndex index) {
     if (maxKeys == 0) {
       return Option.empty();
     }
@@ -110,7 +125,8 @@ public final class SnapshotKeyFilter {
         return Option.of(spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
             snapshot.schema()));
       }
-      return Option.of(snapshot.filter(snapshotKey.isin(keys.values.get().toArray())));
+      Option<Dataset<Row>> indexed = index.rowsWithKeys(snapshotField.get().name(), keys.values.get());
+      return indexed.isPresent() ? indexed : Option.of(snapshot.filter(snapshotKey.isin(keys.values.get().toArray())));
     }
     if (!keyRange) {
       LOG.info("Reading snapshot of {} in full: the delta has more than {} distinct keys", join, maxKeys);
@@ -121,20 +137,15 @@ public final class SnapshotKeyFilter {
     return Option.of(snapshot.filter(snapshotKey.between(keys.min, keys.max)));
   }
 
-  /** The deltas this filter persisted when it collected their keys; the caller unpersists them after the batch. */
-  public List<Dataset<Row>> persistedDeltas() {
-    return Collections.unmodifiableList(persistedDeltas);
-  }
-
   /**
    * One pass over the delta for at most maxKeys + 1 distinct keys; only a delta with more keys is read once more, for
    * their range, and only if the range is pushed.
    */
   private DeltaKeys deltaKeys(Dataset<Row> delta, Column key) {
     long start = System.nanoTime();
-    if (persistedDeltas.stream().noneMatch(persisted -> persisted == delta)) {
+    if (delta.storageLevel().equals(StorageLevel.NONE())) {
       // The pass for the keys fills the cache: the join then reads the delta from it.
-      persistedDeltas.add(delta.persist(StorageLevel.MEMORY_AND_DISK()));
+      delta.persist(StorageLevel.MEMORY_AND_DISK());
     }
     List<Row> rows = delta.select(key).where(key.isNotNull()).distinct().limit(maxKeys + 1).collectAsList();
     DeltaKeys keys;

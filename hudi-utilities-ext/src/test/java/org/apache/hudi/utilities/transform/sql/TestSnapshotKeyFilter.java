@@ -22,6 +22,7 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.hudi014.TableSnapshot;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.transform.sql.SnapshotKeyFilter.KeyIndex;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -29,6 +30,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +46,7 @@ import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.apache.hudi.utilities.testutils.ScannedFiles.filesRead;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * Snapshot reads restricted by a delta's keys skip the files of a table laid out by the key: with the key list, and,
@@ -86,12 +89,14 @@ class TestSnapshotKeyFilter {
     Dataset<Row> delta = delta(IntStream.range(23, 35));
     assertEquals(FILES, filesRead(joined(delta, snapshot)));
 
-    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 5, true).restrict(snapshot, JOIN, delta).get();
+    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 5, true)
+        .restrict(snapshot, JOIN, delta, KeyIndex.NONE).get();
     assertEquals(1, filesRead(joined(delta, byRange)));
     assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byRange)));
     assertEquals(12, rows(joined(delta, byRange)).size());
 
-    Dataset<Row> byKeys = new SnapshotKeyFilter(SharedSpark.session(), 100, true).restrict(snapshot, JOIN, delta).get();
+    Dataset<Row> byKeys = new SnapshotKeyFilter(SharedSpark.session(), 100, true)
+        .restrict(snapshot, JOIN, delta, KeyIndex.NONE).get();
     assertEquals(1, filesRead(joined(delta, byKeys)));
     assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byKeys)));
   }
@@ -100,7 +105,8 @@ class TestSnapshotKeyFilter {
   void keysSpreadOverTheTableReadTheFilesBetweenTheirLeastAndGreatest() {
     // u015 and u065: the first file to the fourth.
     Dataset<Row> delta = delta(IntStream.of(15, 65, 41, 22));
-    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 1, true).restrict(snapshot, JOIN, delta).get();
+    Dataset<Row> byRange = new SnapshotKeyFilter(SharedSpark.session(), 1, true)
+        .restrict(snapshot, JOIN, delta, KeyIndex.NONE).get();
     assertEquals(4, filesRead(joined(delta, byRange)));
     assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byRange)));
   }
@@ -108,9 +114,9 @@ class TestSnapshotKeyFilter {
   @Test
   void withoutTheRangeADeltaWithMoreKeysReadsTheSnapshotInFull() {
     assertFalse(new SnapshotKeyFilter(SharedSpark.session(), 5, false)
-        .restrict(snapshot, JOIN, delta(IntStream.range(23, 35))).isPresent());
+        .restrict(snapshot, JOIN, delta(IntStream.range(23, 35)), KeyIndex.NONE).isPresent());
     assertFalse(new SnapshotKeyFilter(SharedSpark.session(), 0, true)
-        .restrict(snapshot, JOIN, delta(IntStream.range(23, 24))).isPresent());
+        .restrict(snapshot, JOIN, delta(IntStream.range(23, 24)), KeyIndex.NONE).isPresent());
   }
 
   @Test
@@ -121,12 +127,12 @@ class TestSnapshotKeyFilter {
     assertEquals(3 + FILES, filesRead(joined(delta, snapshot)));
 
     SnapshotKeyFilter filter = new SnapshotKeyFilter(SharedSpark.session(), 100, true);
-    Dataset<Row> byKeys = filter.restrict(snapshot, JOIN, delta).get();
-    assertEquals(List.of(delta), filter.persistedDeltas());
+    Dataset<Row> byKeys = filter.restrict(snapshot, JOIN, delta, KeyIndex.NONE).get();
+    assertNotEquals(StorageLevel.NONE(), delta.storageLevel());
     assertEquals(1, filesRead(joined(delta, byKeys)));
     assertEquals(rows(joined(delta, snapshot)), rows(joined(delta, byKeys)));
 
-    filter.persistedDeltas().forEach(Dataset::unpersist);
+    delta.unpersist();
     assertEquals(3 + 1, filesRead(joined(delta, byKeys)));
   }
 
