@@ -30,7 +30,8 @@ import java.util.List;
 public final class Benchmarks {
 
   private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark(),
-      new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark(), new ViewsBenchmark());
+      new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark(), new ViewsBenchmark(),
+      new SnapshotKeysBenchmark());
 
   private Benchmarks() {
   }

@@ -106,6 +106,16 @@ final class HudiTableWriter {
   }
 
   /**
+   * Hudi's record-level index: the metadata table's record_index partition, which the writer keeps and reads as its
+   * index (a global one). Takes effect only on the table's first write, which creates it.
+   */
+  HudiTableWriter withRecordIndex() {
+    return with("hoodie.metadata.enable", "true")
+        .with("hoodie.metadata.record.index.enable", "true")
+        .with("hoodie.index.type", "RECORD_INDEX");
+  }
+
+  /**
    * Change data kept with every write ({@code hoodie.table.cdc.enabled}, before and after images logged), so that the
    * table can be read as CDC deltas. Takes effect only on the table's first write, which creates it.
    */
