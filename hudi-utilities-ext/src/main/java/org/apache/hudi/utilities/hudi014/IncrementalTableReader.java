@@ -203,10 +203,10 @@ final class IncrementalTableReader {
     WindowFileScan.Outcome files = position.isPresent()
         ? fileScan.read(timeline, position.get(), numInstants, () -> latestTableColumnsIfResolvable(table, timeline))
         : WindowFileScan.Outcome.stockRead("no position, so the missing-checkpoint strategy plans the read");
-    if (files.rows().isPresent()) {
-      LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.get(), files.end().get(),
-          files.how());
-      return readRows(table, timeline, position, files.end().get(), files.rows().get());
+    if (files.rowsAndEnd().isPresent()) {
+      String end = files.rowsAndEnd().get().getRight();
+      LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.get(), end, files.how());
+      return readRows(table, timeline, position, end, files.rowsAndEnd().get().getLeft());
     }
     Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {

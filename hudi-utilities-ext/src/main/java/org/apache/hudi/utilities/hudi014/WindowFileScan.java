@@ -28,6 +28,7 @@ import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.common.util.collection.Pair;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.AnalysisException;
@@ -81,28 +82,21 @@ final class WindowFileScan {
 
   /** A window's rows from its files, or why the window needs the stock read. */
   static final class Outcome {
-    private final Option<Dataset<Row>> rows;
-    private final Option<String> end;
+    private final Option<Pair<Dataset<Row>, String>> rowsAndEnd;
     private final String how;
 
-    private Outcome(Option<Dataset<Row>> rows, Option<String> end, String how) {
-      this.rows = rows;
-      this.end = end;
+    private Outcome(Option<Pair<Dataset<Row>, String>> rowsAndEnd, String how) {
+      this.rowsAndEnd = rowsAndEnd;
       this.how = how;
     }
 
     static Outcome stockRead(String why) {
-      return new Outcome(Option.empty(), Option.empty(), "through Hudi's incremental relation: " + why);
+      return new Outcome(Option.empty(), "through Hudi's incremental relation: " + why);
     }
 
-    /** The window's rows, if its files were read. */
-    Option<Dataset<Row>> rows() {
-      return rows;
-    }
-
-    /** The window's last instant, the table's new position; present with the rows. */
-    Option<String> end() {
-      return end;
+    /** The window's rows and its last instant (the table's new position), if its files were read. */
+    Option<Pair<Dataset<Row>, String>> rowsAndEnd() {
+      return rowsAndEnd;
     }
 
     /** How the window was read, for the log. */
@@ -175,7 +169,7 @@ final class WindowFileScan {
         .filter(col(HoodieRecord.COMMIT_TIME_METADATA_FIELD).geq(first))
         .filter(col(HoodieRecord.COMMIT_TIME_METADATA_FIELD).leq(end))
         .drop(droppedMetaColumns.toArray(new String[0]));
-    return new Outcome(Option.of(rows), Option.of(end), String.format(Locale.ROOT, "from %d files of %d commit(s)",
+    return new Outcome(Option.of(Pair.of(rows, end)), String.format(Locale.ROOT, "from %d files of %d commit(s)",
         files.paths().size(), window.size()));
   }
 }
