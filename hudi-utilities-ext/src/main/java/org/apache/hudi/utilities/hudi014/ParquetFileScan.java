@@ -18,6 +18,10 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.config.HoodieCommonConfig;
+import org.apache.hudi.common.model.HoodieFileFormat;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.util.Option;
 
 import org.apache.spark.sql.Dataset;
@@ -37,6 +41,28 @@ import java.util.List;
 final class ParquetFileScan {
 
   private ParquetFileScan() {
+  }
+
+  /**
+   * Why a file scan of a table's base files would not give the rows Hudi's read of them gives: a merge-on-read table
+   * (its log files), base files in another format, no meta fields, or schema evolution on read (Hudi maps columns by
+   * id); empty if it would.
+   */
+  static Option<String> whyNotLikeHudisRead(SparkSession spark, HoodieTableConfig config) {
+    if (config.getTableType() != HoodieTableType.COPY_ON_WRITE) {
+      return Option.of("a merge-on-read table");
+    }
+    if (config.getBaseFileFormat() != HoodieFileFormat.PARQUET) {
+      return Option.of("base files in " + config.getBaseFileFormat());
+    }
+    if (!config.populateMetaFields()) {
+      return Option.of("a table without meta fields");
+    }
+    if (Boolean.parseBoolean(spark.conf().get(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key(),
+        String.valueOf(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.defaultValue())))) {
+      return Option.of("schema evolution on read (" + HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key() + ")");
+    }
+    return Option.empty();
   }
 
   /**

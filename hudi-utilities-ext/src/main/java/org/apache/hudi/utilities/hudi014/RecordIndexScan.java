@@ -18,13 +18,10 @@
 
 package org.apache.hudi.utilities.hudi014;
 
-import org.apache.hudi.common.config.HoodieCommonConfig;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.engine.HoodieLocalEngineContext;
 import org.apache.hudi.common.model.HoodieBaseFile;
-import org.apache.hudi.common.model.HoodieFileFormat;
 import org.apache.hudi.common.model.HoodieRecordGlobalLocation;
-import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -39,7 +36,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,30 +136,19 @@ public final class RecordIndexScan {
     if (!config.isMetadataPartitionAvailable(MetadataPartitionType.RECORD_INDEX)) {
       return Option.of("the table has none");
     }
-    if (config.getTableType() != HoodieTableType.COPY_ON_WRITE) {
-      return Option.of("a merge-on-read table");
-    }
-    if (config.getBaseFileFormat() != HoodieFileFormat.PARQUET) {
-      return Option.of("base files in " + config.getBaseFileFormat());
-    }
-    if (!config.populateMetaFields()) {
-      return Option.of("a table without meta fields");
+    Option<String> unlikeHudisRead = ParquetFileScan.whyNotLikeHudisRead(spark, config);
+    if (unlikeHudisRead.isPresent()) {
+      return unlikeHudisRead;
     }
     if (config.shouldDropPartitionColumns()) {
       return Option.of("partition columns are not in the files (" + HoodieTableConfig.DROP_PARTITION_COLUMNS.key() + ")");
-    }
-    if (Boolean.parseBoolean(spark.conf().get(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key(),
-        String.valueOf(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.defaultValue())))) {
-      return Option.of("schema evolution on read (" + HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key() + ")");
     }
     List<String> keyFields = config.getRecordKeyFields().map(Arrays::asList).orElse(new ArrayList<>());
     if (keyFields.size() != 1 || !keyFields.get(0).equalsIgnoreCase(column)) {
       return Option.of("the joined column " + column + " is not the table's one record key field " + keyFields);
     }
-    Option<StructField> field = Arrays.stream(columns.fields())
-        .filter(candidate -> candidate.name().equalsIgnoreCase(column)).findFirst()
-        .map(Option::of).orElse(Option.empty());
-    if (!field.isPresent() || !field.get().dataType().equals(DataTypes.StringType)) {
+    if (Arrays.stream(columns.fields()).noneMatch(field -> field.name().equalsIgnoreCase(column)
+        && field.dataType().equals(DataTypes.StringType))) {
       return Option.of("the record key column " + column + " is not a string column");
     }
     if (!VALUE_AS_KEY_GENERATORS.contains(config.getKeyGeneratorClassName())) {

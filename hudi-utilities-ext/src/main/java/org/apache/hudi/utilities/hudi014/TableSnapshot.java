@@ -116,7 +116,8 @@ public final class TableSnapshot {
    * (both off for readers by default). Not on a table with a record-level index: for an equality or IN filter on
    * the record key, the file index then looks the keys up in the newest record index instead, which does not know
    * where a key was at an older instant (a key deleted or moved since would be skipped), and a snapshot is read as
-   * of the batch's instant, often not the newest.
+   * of the batch's instant, often not the newest. {@link RecordIndexScan} uses that index where it does describe the
+   * snapshot.
    */
   private static Map<String, String> dataSkipping(HoodieTableMetaClient metaClient) {
     Set<String> indexes = metaClient.getTableConfig().getMetadataPartitions();

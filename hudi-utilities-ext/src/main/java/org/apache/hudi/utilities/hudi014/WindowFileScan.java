@@ -19,10 +19,7 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.IncrementalRelation;
-import org.apache.hudi.common.config.HoodieCommonConfig;
-import org.apache.hudi.common.model.HoodieFileFormat;
 import org.apache.hudi.common.model.HoodieRecord;
-import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
@@ -116,18 +113,9 @@ final class WindowFileScan {
    */
   Outcome read(SourceTimeline timeline, String position, int numInstants, Supplier<Option<StructType>> tableColumns) {
     HoodieTableConfig config = timeline.metaClient().getTableConfig();
-    if (config.getTableType() != HoodieTableType.COPY_ON_WRITE) {
-      return Outcome.stockRead("a merge-on-read table");
-    }
-    if (config.getBaseFileFormat() != HoodieFileFormat.PARQUET) {
-      return Outcome.stockRead("base files in " + config.getBaseFileFormat());
-    }
-    if (!config.populateMetaFields()) {
-      return Outcome.stockRead("a table without meta fields");
-    }
-    if (Boolean.parseBoolean(spark.conf().get(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key(),
-        String.valueOf(HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.defaultValue())))) {
-      return Outcome.stockRead("schema evolution on read (" + HoodieCommonConfig.SCHEMA_EVOLUTION_ENABLE.key() + ")");
+    Option<String> unlikeHudisRead = ParquetFileScan.whyNotLikeHudisRead(spark, config);
+    if (unlikeHudisRead.isPresent()) {
+      return Outcome.stockRead(unlikeHudisRead.get());
     }
     if (hollowCommits == HollowCommitHandling.USE_TRANSITION_TIME) {
       return Outcome.stockRead("positions are completion times (" + hollowCommits + ")");
