@@ -193,23 +193,28 @@ final class ConfigurationDocGenerator {
       if (annotation.subGroupName() != ConfigGroups.SubGroupNames.NONE) {
         page.append(", subgroup ").append(annotation.subGroupName().name);
       }
-      page.append(". ").append(prose(annotation.description())).append("\n\n")
-          .append("| key | default | alternatives | valid values | since | advanced | documentation |\n")
-          .append("| --- | --- | --- | --- | --- | --- | --- |\n");
-      for (ConfigProperty<?> property : properties(type)) {
-        page.append("| ").append(code(property.key()))
-            .append(" | ").append(defaultOf(property))
-            .append(" | ").append(property.getAlternatives().stream().map(ConfigurationDocGenerator::code)
-                .collect(Collectors.joining("<br>")))
-            .append(" | ").append(validValues(property).stream().map(ConfigurationDocGenerator::code)
-                .collect(Collectors.joining(", ")))
-            .append(" | ").append(versions(property))
-            .append(" | ").append(property.isAdvanced() ? "yes" : "no")
-            .append(" | ").append(prose(property.doc()))
-            .append(" |\n");
-      }
+      page.append(". ").append(prose(annotation.description())).append("\n\n").append(table(type));
     }
     return page.toString();
+  }
+
+  /** The table of one config class's keys, as the page has it (also in RFC-108's configuration section). */
+  static String table(Class<?> type) {
+    StringBuilder table = new StringBuilder("| key | default | alternatives | valid values | since | advanced | documentation |\n")
+        .append("| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (ConfigProperty<?> property : properties(type)) {
+      table.append("| ").append(code(property.key()))
+          .append(" | ").append(defaultOf(property))
+          .append(" | ").append(property.getAlternatives().stream().map(ConfigurationDocGenerator::code)
+              .collect(Collectors.joining("<br>")))
+          .append(" | ").append(validValues(property).stream().map(ConfigurationDocGenerator::code)
+              .collect(Collectors.joining(", ")))
+          .append(" | ").append(versions(property))
+          .append(" | ").append(property.isAdvanced() ? "yes" : "no")
+          .append(" | ").append(prose(property.doc()))
+          .append(" |\n");
+    }
+    return table.toString();
   }
 
   private static String defaultOf(ConfigProperty<?> property) {

@@ -22,6 +22,7 @@ import org.apache.hudi.common.config.ConfigClassProperty;
 import org.apache.hudi.common.config.ConfigGroups;
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.HoodieConfig;
+import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,10 @@ class TestConfigurationDoc {
       "hoodie.streamer.transformer.view.auto.incremental.overhead.rows",
       "hoodie.streamer.transformer.view.max.listed.keys");
 
+  private static final String RFC = "rfc/rfc-108/rfc-108.md";
+  private static final String RFC_TABLE_START = "<!-- generated table: HoodieIncrMultiSourceConfig -->";
+  private static final String RFC_TABLE_END = "<!-- end of generated table -->";
+
   @Test
   void checkedInPageIsWhatTheConfigClassesDefine() throws IOException {
     String rendered = ConfigurationDocGenerator.render(ConfigurationDocGenerator.configClasses(classesDir()));
@@ -104,6 +109,28 @@ class TestConfigurationDoc {
     if (!rendered.equals(checkedIn)) {
       fail(ConfigurationDocGenerator.PAGE + " is stale: it differs from what the config classes define; "
           + firstDifference(checkedIn, rendered) + "Regenerate it with\n  "
+          + ConfigurationDocGenerator.REGENERATE_COMMAND + "\nand commit it.");
+    }
+  }
+
+  /** RFC-108's configuration table is the multi-table source's table of the page, between its markers. */
+  @Test
+  void rfcConfigurationTableIsWhatTheConfigClassDefines() throws IOException {
+    Path rfc = MarkdownLinkChecker.repositoryRoot().resolve(RFC);
+    String text = new String(Files.readAllBytes(rfc), StandardCharsets.UTF_8).replace("\r\n", "\n");
+    int start = text.indexOf(RFC_TABLE_START);
+    int end = text.indexOf(RFC_TABLE_END);
+    assertTrue(start >= 0 && end > start, RFC + " lacks the markers " + RFC_TABLE_START + " and " + RFC_TABLE_END);
+    String rendered = ConfigurationDocGenerator.table(HoodieIncrMultiSourceConfig.class);
+    String checkedIn = text.substring(start + RFC_TABLE_START.length() + 1, end);
+    if (Boolean.getBoolean(ConfigurationDocGenerator.WRITE_PROPERTY)) {
+      Files.write(rfc, (text.substring(0, start + RFC_TABLE_START.length() + 1) + rendered + text.substring(end))
+          .getBytes(StandardCharsets.UTF_8));
+      System.out.println("Wrote the configuration table of " + rfc);
+      return;
+    }
+    if (!rendered.equals(checkedIn)) {
+      fail(RFC + "'s configuration table is stale: " + firstDifference(checkedIn, rendered) + "Regenerate it with\n  "
           + ConfigurationDocGenerator.REGENERATE_COMMAND + "\nand commit it.");
     }
   }
