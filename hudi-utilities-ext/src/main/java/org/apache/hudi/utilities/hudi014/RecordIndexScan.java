@@ -64,9 +64,10 @@ import static org.apache.spark.sql.functions.col;
  * not one Hudi's own readers can use it on either.
  *
  * <p>Read this way only where the file scan gives the rows Hudi's snapshot read gives: a copy-on-write table in
- * parquet, with meta fields and partition columns in its files, no schema evolution on read, a single record key field of type string that is the joined
- * column, and a key generator that writes that field's value as the record key (simple or non-partitioned). Anything
- * else returns empty, and the log says why: the caller reads the snapshot with the keys as a filter instead.
+ * parquet, with meta fields and partition columns in its files, no schema evolution on read, a single record key
+ * field of type string that is the joined column, and a key generator that writes that field's value as the record
+ * key (simple or non-partitioned). Anything else returns empty, and the log says why: the caller reads the snapshot
+ * with the keys as a filter instead.
  */
 public final class RecordIndexScan {
 
