@@ -21,7 +21,8 @@
 # For each patch of upstream/series, in order, with only the patches before it: applies it to the unpacked sources
 # (a git work tree under upstream/target/hudi, laid out as apache/hudi), stages every file the patches so far added
 # or changed, and runs the upstream module (mvn -Pupstream -pl upstream -am test): those files compiled against the
-# released hudi-utilities they replace, Hudi's checkstyle on them, and their tests. Stops at the first failure.
+# released hudi-utilities they replace, Hudi's checkstyle on them, and the tests the patch adds or changes; after the
+# last patch, every test of the series. Stops at the first failure.
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,6 +53,7 @@ while read -r pattern shaded; do
 done < <(sed -n 's:.*<pattern>\(.*\)</pattern><shadedPattern>\(.*\)</shadedPattern>.*:\1 \2:p' \
   "${ROOT}/hudi-utilities-slim-bundle/pom.xml")
 
+PATCHES="$(grep -cv '^\s*\(#\|$\)' "${ROOT}/upstream/series")"
 step=0
 grep -v '^\s*\(#\|$\)' "${ROOT}/upstream/series" | while read -r patch; do
   step=$((step + 1))
@@ -68,6 +70,13 @@ grep -v '^\s*\(#\|$\)' "${ROOT}/upstream/series" | while read -r patch; do
     sed "${RELOCATIONS[@]}" "${HUDI}/${file}" > "${staged}/compile/${kind}/${relative}"
   done
   git -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
-  (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream -am test -Dpatched.dir="${staged}")
+  TESTS=()
+  if (( step < PATCHES )); then
+    own="$(git -C "${HUDI}" diff --name-only --diff-filter=AM HEAD~1 HEAD -- "${MODULE}/src/test" \
+      | sed -n 's:.*/\(Test[^/]*\)\.java$:\1:p' | paste -sd, -)"
+    TESTS=(-Dtest="${own:-none}" -Dsurefire.failIfNoSpecifiedTests=false)
+    echo "tests of this patch: ${own:-none}"
+  fi
+  (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream -am test -Dpatched.dir="${staged}" "${TESTS[@]}")
 done
 echo "==== upstream: every patch applied, compiled, checked and tested ===="
