@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.docs;
 
+import org.apache.hudi.common.util.FileIOUtils;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -163,7 +165,7 @@ class TestRfcNumbers {
     }
   }
 
-  /** The counters on sources whose counts are known: what JUnit runs, what an enum holds, what a patch adds. */
+  /** The counters on sources whose counts are known: what JUnit runs, what an enum holds. */
   @Test
   void countersCountWhatTheSourcesHold() {
     String testClass = String.join("\n",
@@ -190,46 +192,6 @@ class TestRfcNumbers {
     assertEquals(1000, propertyCases("PropertyCheckConfiguration(minSuccessful = 1000, sizeRange = 30)"));
     assertEquals(2, fixedSeeds("private static final long CI_SEED = 1L; static final long OTHER_SEED = 2; long seed;"));
 
-    String create = String.join("\n",
-        "Subject: [PATCH 1/2] create",
-        "+not a line of a file",
-        "---",
-        "diff --git a/m/src/main/java/A.java b/m/src/main/java/A.java",
-        "new file mode 100644",
-        "--- /dev/null",
-        "+++ b/m/src/main/java/A.java",
-        "@@ -0,0 +1,3 @@",
-        "+class A {",
-        "+-- a;",
-        "+}",
-        "diff --git a/m/pom.xml b/m/pom.xml",
-        "--- a/m/pom.xml",
-        "+++ b/m/pom.xml",
-        "@@ -1 +1,2 @@",
-        " <project/>",
-        "+<x/>",
-        "-- ",
-        "2.39.2",
-        "");
-    String change = String.join("\n",
-        "Subject: [PATCH 2/2] change",
-        "---",
-        "diff --git a/m/src/main/java/A.java b/m/src/main/java/A.java",
-        "--- a/m/src/main/java/A.java",
-        "+++ b/m/src/main/java/A.java",
-        "@@ -1,3 +1,4 @@",
-        " class A {",
-        "--- a;",
-        "+  int b;",
-        "+  int c;",
-        " }",
-        "-- ",
-        "2.39.2",
-        "");
-    assertEquals(Arrays.asList(3, 0), Arrays.stream(patchLines(create, "/src/main/java/.*\\.java$")).boxed().collect(Collectors.toList()));
-    assertEquals(Arrays.asList(2, 1), Arrays.stream(patchLines(change, "/src/main/java/.*\\.java$")).boxed().collect(Collectors.toList()));
-    assertEquals(Arrays.asList(1, 0), Arrays.stream(patchLines(create, "pom\\.xml$")).boxed().collect(Collectors.toList()));
-    assertEquals("class A {\n  int b;\n  int c;\n}", applyPatches(Arrays.asList(create, change), "m/src/main/java/A.java"));
     assertEquals(1, casesOf(testClass, "one"));
     assertEquals(2, casesOf(testClass, "two"));
 
@@ -526,136 +488,62 @@ class TestRfcNumbers {
         .collect(Collectors.toList());
   }
 
-  /** The lines added and removed by the whole series in the files whose path matches {@code fileRegex}. */
-  private static int[] seriesLines(String fileRegex) {
-    int[] lines = new int[2];
-    for (String patch : seriesPatches()) {
-      int[] ofPatch = patchLines(read(PATCHES + patch), fileRegex);
-      lines[0] += ofPatch[0];
-      lines[1] += ofPatch[1];
-    }
-    return lines;
-  }
-
-  /** A file as the whole series leaves it. */
-  private static String patchedFile(String path) {
-    return applyPatches(seriesPatches().stream().map(patch -> read(PATCHES + patch)).collect(Collectors.toList()), path);
-  }
-
   /**
-   * The lines a {@code git format-patch} file adds ([0]) and removes ([1]) in the files whose path matches
-   * {@code fileRegex}; e.g. {@code "/src/main/java/.*\\.java$"} counts the main Java code of a patch.
+   * The lines added ([0]) and removed ([1]) by the whole series in the files whose path matches {@code fileRegex}, as
+   * {@code git apply --numstat} counts them.
    */
-  static int[] patchLines(String patch, String fileRegex) {
+  private static int[] seriesLines(String fileRegex) {
     Pattern file = Pattern.compile(fileRegex);
     int[] lines = new int[2];
-    for (FileDiff diff : fileDiffs(patch)) {
-      if (file.matcher(diff.path).find()) {
-        for (Hunk hunk : diff.hunks) {
-          for (String line : hunk.lines) {
-            lines[0] += line.startsWith("+") ? 1 : 0;
-            lines[1] += line.startsWith("-") ? 1 : 0;
-          }
+    for (String patch : seriesPatches()) {
+      for (String stat : git(MarkdownLinkChecker.repositoryRoot(), "apply", "--numstat", patchFile(patch)).split("\n")) {
+        String[] columns = stat.split("\t");
+        if (columns.length == 3 && file.matcher(columns[2]).find()) {
+          lines[0] += Integer.parseInt(columns[0]);
+          lines[1] += Integer.parseInt(columns[1]);
         }
       }
     }
     return lines;
   }
 
-  /** The file {@code path} after applying {@code patches} in order, each hunk checked against what it replaces. */
-  static String applyPatches(List<String> patches, String path) {
-    List<String> content = null;
-    for (String patch : patches) {
-      for (FileDiff diff : fileDiffs(patch)) {
-        if (!diff.path.equals(path)) {
-          continue;
+  /** A file as the whole series leaves it: the patches applied in order by git, as upstream/build.sh applies them. */
+  private static String patchedFile(String path) {
+    try {
+      Path tree = Files.createTempDirectory("rfc-numbers");
+      try {
+        for (String patch : seriesPatches()) {
+          git(tree, "apply", "--include=" + path, patchFile(patch));
         }
-        List<String> before = diff.created ? new ArrayList<>() : content;
-        assertTrue(before != null, path + " is changed before it is created");
-        List<String> after = new ArrayList<>();
-        int next = 0;
-        for (Hunk hunk : diff.hunks) {
-          int start = hunk.oldCount == 0 ? hunk.oldStart : hunk.oldStart - 1;
-          after.addAll(before.subList(next, start));
-          next = start;
-          for (String line : hunk.lines) {
-            if (line.startsWith("+")) {
-              after.add(line.substring(1));
-            } else {
-              assertEquals(before.get(next), line.substring(1), path + ": a hunk does not apply at line " + (next + 1));
-              if (line.startsWith(" ")) {
-                after.add(before.get(next));
-              }
-              next++;
-            }
-          }
-        }
-        after.addAll(before.subList(next, before.size()));
-        content = diff.deleted ? null : after;
+        return new String(Files.readAllBytes(tree.resolve(path)), StandardCharsets.UTF_8);
+      } finally {
+        FileIOUtils.deleteDirectory(tree.toFile());
       }
-    }
-    assertTrue(content != null, "no patch creates " + path);
-    return String.join("\n", content);
-  }
-
-  /** One file's part of a patch: its path (after the change), whether it is created or deleted, and its hunks. */
-  private static final class FileDiff {
-    private final String path;
-    private boolean created;
-    private boolean deleted;
-    private final List<Hunk> hunks = new ArrayList<>();
-
-    private FileDiff(String path) {
-      this.path = path;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
-  /** A hunk: where it starts in the old file, how many old lines it covers, and its lines with their prefix. */
-  private static final class Hunk {
-    private final int oldStart;
-    private final int oldCount;
-    private final List<String> lines = new ArrayList<>();
-
-    private Hunk(int oldStart, int oldCount) {
-      this.oldStart = oldStart;
-      this.oldCount = oldCount;
-    }
+  private static String patchFile(String patch) {
+    return MarkdownLinkChecker.repositoryRoot().resolve(PATCHES + patch).toString();
   }
 
-  private static final Pattern HUNK_HEADER = Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+\\d+(?:,(\\d+))? @@");
-
-  /** The files of a patch; a hunk ends when its old and new line counts are used up, so no other text is a line. */
-  private static List<FileDiff> fileDiffs(String patch) {
-    List<FileDiff> diffs = new ArrayList<>();
-    FileDiff diff = null;
-    int oldLeft = 0;
-    int newLeft = 0;
-    for (String line : patch.split("\n", -1)) {
-      if (oldLeft > 0 || newLeft > 0) {
-        if (line.startsWith("\\")) {
-          continue;
-        }
-        String hunkLine = line.isEmpty() ? " " : line;
-        diff.hunks.get(diff.hunks.size() - 1).lines.add(hunkLine);
-        oldLeft -= hunkLine.startsWith("+") ? 0 : 1;
-        newLeft -= hunkLine.startsWith("-") ? 0 : 1;
-        continue;
-      }
-      Matcher hunk = HUNK_HEADER.matcher(line);
-      if (line.startsWith("diff --git ")) {
-        diff = new FileDiff(line.substring(line.lastIndexOf(" b/") + 3));
-        diffs.add(diff);
-      } else if (diff != null && diff.hunks.isEmpty() && line.startsWith("new file mode")) {
-        diff.created = true;
-      } else if (diff != null && diff.hunks.isEmpty() && line.startsWith("deleted file mode")) {
-        diff.deleted = true;
-      } else if (diff != null && hunk.find()) {
-        oldLeft = hunk.group(2) == null ? 1 : Integer.parseInt(hunk.group(2));
-        newLeft = hunk.group(3) == null ? 1 : Integer.parseInt(hunk.group(3));
-        diff.hunks.add(new Hunk(Integer.parseInt(hunk.group(1)), oldLeft));
-      }
+  /** Runs git in {@code dir}; its standard output, or a failure with its messages. */
+  private static String git(Path dir, String... arguments) {
+    List<String> command = new ArrayList<>();
+    command.add("git");
+    command.addAll(Arrays.asList(arguments));
+    try {
+      Process git = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+      String output = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, git.waitFor(), String.join(" ", command) + " failed in " + dir + ": " + output);
+      return output;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
-    return diffs;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
