@@ -24,6 +24,8 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieRecord.HoodieRecordType;
 import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
@@ -61,7 +63,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 import static org.apache.hudi.common.model.HoodieRecord.PARTITION_PATH_METADATA_FIELD;
 import static org.apache.hudi.common.util.ConfigUtils.getBooleanWithAltKeys;
@@ -141,7 +143,7 @@ final class IncrementalTableReader {
       return withoutNewData(table, timeline.get(), position);
     }
     return read(table, timeline.get(), position, table.numInstants(),
-        () -> stockSource(table, table.numInstants(), table.missingCheckpointStrategy(), Option.empty()));
+        numInstants -> stockSource(table, numInstants, table.missingCheckpointStrategy(), Option.empty()));
   }
 
   /**
@@ -165,8 +167,8 @@ final class IncrementalTableReader {
     if (window.hasNewCommits()) {
       // num_instants bounds an incremental read; a snapshot read (which the stock source may also choose at read time,
       // if the position was archived meanwhile) ends where the splitter says.
-      return read(table, timeline.get(), window.position(), window.instants().size(), () -> stockSource(table,
-          window.instants().size(), table.missingCheckpointStrategy(), window.end()));
+      return read(table, timeline.get(), window.position(), window.instants().size(), numInstants -> stockSource(table,
+          numInstants, table.missingCheckpointStrategy(), window.end()));
     }
     TableBatch nothingNew = withoutNewData(table, timeline.get(), window.position());
     if (nothingNew.skipped() || window.position().isPresent()) {
@@ -195,26 +197,59 @@ final class IncrementalTableReader {
 
   /**
    * Reads at most {@code numInstants} commits after the position: from the window's files where they hold exactly the
-   * stock read's rows ({@link WindowFileScan}), otherwise through the stock source.
+   * stock read's rows ({@link WindowFileScan}), otherwise through the stock source. The window ends before a commit
+   * whose file its writer is still writing ({@link #writtenInstants}).
    */
   private TableBatch read(SourceTable table, SourceTimeline timeline, Option<String> position, int numInstants,
-                          Supplier<HoodieIncrSource> source) {
+                          IntFunction<HoodieIncrSource> source) {
     position.ifPresent(instant -> checkNotBehindArchive(table, timeline, instant));
+    int written = writtenInstants(table, timeline, position, numInstants);
+    if (written == 0) {
+      return withoutNewData(table, timeline, position);
+    }
     WindowFileScan.Outcome files = position.isPresent()
-        ? fileScan.read(timeline, position.get(), numInstants, () -> latestTableColumnsIfResolvable(table, timeline))
+        ? fileScan.read(timeline, position.get(), written, () -> latestTableColumnsIfResolvable(table, timeline))
         : WindowFileScan.Outcome.stockRead("no position, so the missing-checkpoint strategy plans the read");
     if (files.rowsAndEnd().isPresent()) {
       String end = files.rowsAndEnd().get().getRight();
       LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.get(), end, files.how());
       return readRows(table, timeline, position, end, files.rowsAndEnd().get().getLeft());
     }
-    Pair<Option<Dataset<Row>>, String> read = source.get().fetchNextBatch(position, Long.MAX_VALUE);
+    Pair<Option<Dataset<Row>>, String> read = source.apply(written).fetchNextBatch(position, Long.MAX_VALUE);
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.orElse("<none>"), read.getRight(),
           files.how());
       return readRows(table, timeline, position, read.getRight(), PlannedScan.planNow(spark, read.getLeft().get()));
     }
     return withoutNewData(table, timeline, position);
+  }
+
+  /**
+   * How many of the {@code numInstants} commits an incremental read would take may be read in this batch: those
+   * before the first whose file is still being written, which Hudi's incremental relation would read as a commit
+   * without files. A read from no position under READ_LATEST reads the latest commit, checked likewise; a snapshot
+   * read (READ_UPTO_LATEST_COMMIT, or a position before the active timeline) lists files, not commit metadata, and is
+   * not cut. Under USE_TRANSITION_TIME positions are completion times, which only the stock planning compares.
+   *
+   * @return the number of commits to read (for a snapshot read, {@code numInstants}); 0 if the first one is still
+   *     being written
+   */
+  private int writtenInstants(SourceTable table, SourceTimeline timeline, Option<String> position, int numInstants) {
+    if (hollowCommits == HollowCommitHandling.USE_TRANSITION_TIME) {
+      return numInstants;
+    }
+    HoodieTimeline readable = timeline.readableCommits(hollowCommits);
+    List<HoodieInstant> window;
+    if (position.isPresent()) {
+      window = readable.isBeforeTimelineStarts(position.get()) ? Collections.emptyList()
+          : readable.findInstantsAfter(position.get(), numInstants).getInstants();
+    } else if (table.missingCheckpointStrategy() == MissingCheckpointStrategy.READ_LATEST) {
+      window = readable.lastInstant().map(Collections::singletonList).orElse(Collections.emptyList());
+    } else {
+      window = Collections.emptyList();
+    }
+    // The stock read lists the timeline again: bounded to the commits checked here, it reads none checked by no one.
+    return window.isEmpty() ? numInstants : timeline.writtenPrefix(window);
   }
 
   private TableBatch readRows(SourceTable table, SourceTimeline timeline, Option<String> position, String end,

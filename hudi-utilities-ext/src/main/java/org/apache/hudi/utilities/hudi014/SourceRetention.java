@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.hudi014;
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
 import org.apache.hudi.avro.model.HoodieCleanPartitionMetadata;
 import org.apache.hudi.common.fs.FSUtils;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -94,13 +95,21 @@ public final class SourceRetention {
     HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline().filterCompletedInstants();
     Option<String> cleanerBound = Option.empty();
     Option<String> newestRemovedCommit = Option.empty();
-    if (!cleans.empty()) {
-      HoodieCleanMetadata newestClean = cleanMetadata(cleans, cleans.lastInstant().get(), metaClient);
-      if (StringUtils.isNullOrEmpty(newestClean.getEarliestCommitToRetain())) {
-        newestRemovedCommit = newestRemovedCommit(cleans, newestClean, metaClient);
-      } else {
-        cleanerBound = Option.of(newestClean.getEarliestCommitToRetain());
+    // A clean whose file its cleaner is still writing is taken as not yet completed, as it was a moment before.
+    Iterator<HoodieInstant> newestFirst = cleans.getReverseOrderedInstants().iterator();
+    while (newestFirst.hasNext()) {
+      HoodieInstant clean = newestFirst.next();
+      Option<HoodieCleanMetadata> newestClean = cleanMetadata(cleans, clean, metaClient);
+      if (!newestClean.isPresent()) {
+        continue;
       }
+      if (StringUtils.isNullOrEmpty(newestClean.get().getEarliestCommitToRetain())) {
+        newestRemovedCommit = newestRemovedCommit(cleans.findInstantsBeforeOrEquals(clean.getTimestamp()),
+            newestClean.get(), metaClient);
+      } else {
+        cleanerBound = Option.of(newestClean.get().getEarliestCommitToRetain());
+      }
+      break;
     }
     return new SourceRetention(timeline, cleanerBound, newestRemovedCommit);
   }
@@ -196,8 +205,13 @@ public final class SourceRetention {
 
   private boolean anyFileMissing(HoodieInstant instant) {
     HoodieTableMetaClient metaClient = timeline.metaClient();
+    // A commit whose file is still being written is cut from any window this batch reads.
+    Option<HoodieCommitMetadata> written = timeline.writtenCommitMetadata(instant);
+    if (!written.isPresent()) {
+      return false;
+    }
     try {
-      for (HoodieWriteStat stat : timeline.commitMetadata(instant).getWriteStats()) {
+      for (HoodieWriteStat stat : written.get().getWriteStats()) {
         if (!StringUtils.isNullOrEmpty(stat.getPath())
             && !metaClient.getFs().exists(new Path(metaClient.getBasePathV2(), stat.getPath()))) {
           return true;
@@ -225,8 +239,12 @@ public final class SourceRetention {
           newest)) {
         break;
       }
-      HoodieCleanMetadata metadata = clean.equals(cleans.lastInstant().get())
-          ? newestClean : cleanMetadata(cleans, clean, metaClient);
+      Option<HoodieCleanMetadata> read = clean.equals(cleans.lastInstant().get())
+          ? Option.of(newestClean) : cleanMetadata(cleans, clean, metaClient);
+      if (!read.isPresent()) {
+        continue;
+      }
+      HoodieCleanMetadata metadata = read.get();
       for (HoodieCleanPartitionMetadata partition : metadata.getPartitionMetadata().values()) {
         for (String file : partition.getDeletePathPatterns()) {
           String writer = FSUtils.isLogFile(file) ? logWriterBound(metadata, clean) : FSUtils.getCommitTime(file);
@@ -248,13 +266,11 @@ public final class SourceRetention {
     return StringUtils.isNullOrEmpty(lastCompleted) ? clean.getTimestamp() : lastCompleted;
   }
 
-  private static HoodieCleanMetadata cleanMetadata(HoodieTimeline cleans, HoodieInstant clean,
-                                                   HoodieTableMetaClient metaClient) {
-    try {
-      return TimelineMetadataUtils.deserializeHoodieCleanMetadata(cleans.getInstantDetails(clean).get());
-    } catch (IOException e) {
-      throw new HoodieIOException(String.format("Cannot read clean %s of %s", clean, metaClient.getBasePath()), e);
-    }
+  /** A clean's metadata; empty if its file is still being written. */
+  private static Option<HoodieCleanMetadata> cleanMetadata(HoodieTimeline cleans, HoodieInstant clean,
+                                                           HoodieTableMetaClient metaClient) {
+    return CompletedInstantReader.read(cleans, clean, metaClient.getBasePath(),
+        TimelineMetadataUtils::deserializeHoodieCleanMetadata);
   }
 
   private static Option<String> archivedBefore(SourceTimeline timeline, Option<String> firstActive) {

@@ -47,7 +47,9 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -74,6 +76,8 @@ public final class SourceTimeline {
    * active timeline), so a reload keeps it and the folder is not listed again.
    */
   private volatile Set<HoodieInstant> activeWhenNothingArchived;
+  /** The commit metadata read in this batch, by commit; empty for a commit whose file was still being written. */
+  private final Map<HoodieInstant, Option<HoodieCommitMetadata>> commitMetadata = new ConcurrentHashMap<>();
   /** What the cleaner and archival retain, read on first use: once per batch. */
   private SourceRetention retention;
 
@@ -166,20 +170,46 @@ public final class SourceTimeline {
   }
 
   /**
-   * The metadata of one of the completed commits: a {@link HoodieReplaceCommitMetadata} for a replace commit.
+   * The metadata of one of the completed commits: a {@link HoodieReplaceCommitMetadata} for a replace commit. Read once
+   * per batch ({@link CompletedInstantReader}), so that every reader of the batch takes the same view of a commit whose
+   * file its writer is still writing.
    *
-   * @throws HoodieIOException if it cannot be read
+   * @return the metadata; empty if the commit's file is still being written: the commit is taken as not yet completed
+   *     for this batch
+   * @throws HoodieIOException if it cannot be read at all
+   */
+  public Option<HoodieCommitMetadata> writtenCommitMetadata(HoodieInstant commit) {
+    return commitMetadata.computeIfAbsent(commit, instant -> CompletedInstantReader.read(completed, instant,
+        metaClient.getBasePath(), bytes -> HoodieTimeline.REPLACE_COMMIT_ACTION.equals(instant.getAction())
+            ? HoodieReplaceCommitMetadata.fromBytes(bytes, HoodieReplaceCommitMetadata.class)
+            : HoodieCommitMetadata.fromBytes(bytes, HoodieCommitMetadata.class)));
+  }
+
+  /**
+   * The metadata of a completed commit that the batch must read, such as one of a window already cut by
+   * {@link #writtenPrefix}.
+   *
+   * @throws HoodieIOException if it cannot be read, or its file is still being written
    */
   public HoodieCommitMetadata commitMetadata(HoodieInstant commit) {
-    try {
-      byte[] metadata = completed.getInstantDetails(commit).get();
-      return HoodieTimeline.REPLACE_COMMIT_ACTION.equals(commit.getAction())
-          ? HoodieReplaceCommitMetadata.fromBytes(metadata, HoodieReplaceCommitMetadata.class)
-          : HoodieCommitMetadata.fromBytes(metadata, HoodieCommitMetadata.class);
-    } catch (IOException e) {
-      throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", commit,
-          metaClient.getBasePath()), e);
+    return writtenCommitMetadata(commit).orElseThrow(() -> new HoodieIOException(String.format("Cannot read the "
+        + "metadata of commit %s of %s: its file is still being written. Nothing was committed; the next batch reads "
+        + "it.", commit, metaClient.getBasePath())));
+  }
+
+  /**
+   * How many of a window's commits, oldest first, precede the first whose file is still being written: the window a
+   * batch may read ends before that commit, which a later batch reads.
+   */
+  public int writtenPrefix(List<HoodieInstant> window) {
+    for (int i = 0; i < window.size(); i++) {
+      if (!writtenCommitMetadata(window.get(i)).isPresent()) {
+        LOG.warn("Table {}: the window after {} ends before commit {}, whose file is still being written",
+            metaClient.getBasePath(), i == 0 ? "its position" : window.get(i - 1).getTimestamp(), window.get(i));
+        return i;
+      }
     }
+    return window.size();
   }
 
   /**

@@ -73,7 +73,13 @@ public final class StoredCheckpointReader {
     while (newestFirst.hasNext()) {
       HoodieInstant instant = newestFirst.next();
       looked++;
-      HoodieCommitMetadata metadata = metadata(searched, instant, targetBasePath);
+      // A commit whose file its writer is still writing (another writer of the target, seen from outside it) is taken
+      // as not yet completed: the commit before it decides, as it did a moment ago.
+      Option<HoodieCommitMetadata> written = metadata(searched, instant, targetBasePath);
+      if (!written.isPresent()) {
+        continue;
+      }
+      HoodieCommitMetadata metadata = written.get();
       String checkpoint = metadata.getMetadata(CHECKPOINT_KEY);
       if (!StringUtils.isNullOrEmpty(checkpoint) || !StringUtils.isNullOrEmpty(metadata.getMetadata(CHECKPOINT_RESET_KEY))) {
         return StoredCheckpoint.found(instant.getTimestamp(), checkpoint, looked);
@@ -109,7 +115,8 @@ public final class StoredCheckpointReader {
         .orElseThrow(() -> new IllegalStateException(String.format("Cannot read the checkpoint of commit %s of %s: it "
             + "is not a completed commit there (was the callback configured on another table?)", commitTime,
             targetBasePath)));
-    return metadata(commits, instant, targetBasePath);
+    return metadata(commits, instant, targetBasePath).orElseThrow(() -> new HoodieIOException(String.format(
+        "Cannot read the checkpoint of commit %s of %s: its file is still being written", commitTime, targetBasePath)));
   }
 
   private HoodieTimeline ingestionCommits(String basePath) {
@@ -131,11 +138,8 @@ public final class StoredCheckpointReader {
     }
   }
 
-  private static HoodieCommitMetadata metadata(HoodieTimeline timeline, HoodieInstant instant, String basePath) {
-    try {
-      return HoodieCommitMetadata.fromBytes(timeline.getInstantDetails(instant).get(), HoodieCommitMetadata.class);
-    } catch (IOException e) {
-      throw new HoodieIOException(String.format("Cannot read the metadata of commit %s of %s", instant, basePath), e);
-    }
+  private static Option<HoodieCommitMetadata> metadata(HoodieTimeline timeline, HoodieInstant instant, String basePath) {
+    return CompletedInstantReader.read(timeline, instant, basePath,
+        bytes -> HoodieCommitMetadata.fromBytes(bytes, HoodieCommitMetadata.class));
   }
 }

@@ -67,9 +67,11 @@ final class WindowPlanner {
         HoodieRecord.RECORD_KEY_METADATA_FIELD, null, false, Option.empty());
     // The timeline was loaded before the plan: a commit the plan saw but the timeline did not is left to a later batch.
     HoodieTimeline readable = timeline.get().readableCommits(hollowCommits);
-    List<String> instants = query.areStartAndEndInstantsEqual() ? Collections.emptyList()
-        : readable.findInstantsInRange(query.getStartInstant(), query.getEndInstant()).getInstantsAsStream()
-            .map(HoodieInstant::getTimestamp).collect(Collectors.toList());
+    List<HoodieInstant> planned = query.areStartAndEndInstantsEqual() ? Collections.emptyList()
+        : readable.findInstantsInRange(query.getStartInstant(), query.getEndInstant()).getInstants();
+    // The window ends before a commit whose file its writer is still writing: a later batch reads it.
+    List<String> instants = planned.subList(0, timeline.get().writtenPrefix(planned)).stream()
+        .map(HoodieInstant::getTimestamp).collect(Collectors.toList());
     Option<String> newestReadable = readable.lastInstant().map(HoodieInstant::getTimestamp);
     return new TableWindow(table.name(), position, query.getStartInstant(), instants, newestReadable,
         newestReadable.map(timeline.get()::timeOf), timeline.get().zone());
