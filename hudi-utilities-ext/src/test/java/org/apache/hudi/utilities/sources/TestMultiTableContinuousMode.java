@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.sources;
 
+import org.apache.hudi.common.config.DFSPropertiesConfiguration;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.HoodieClusteringJob;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
@@ -25,7 +27,11 @@ import org.apache.hudi.utilities.config.AlignmentMode;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
 import org.apache.hudi.utilities.freshness.MetricNames;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.SourceKind;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.hudi014.CompletedInstantReader;
+import org.apache.hudi.utilities.hudi014.FreshnessReporter;
 import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
@@ -42,6 +48,8 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalog.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +57,7 @@ import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,6 +68,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
@@ -101,6 +115,11 @@ class TestMultiTableContinuousMode {
   /** A megabyte a round: what a leaked cached batch or a retained plan per round would cost, and more. */
   private static final double MAX_HEAP_GROWTH_PER_ROUND = 1 << 20;
   /** Threads, by name without digits, that Hudi 0.14's Streamer adds per committing round (see the soak test). */
+  private static final String STRESS_COMMITS_PROPERTY = "stress.commits";
+  private static final int STRESS_COMMITS = 12;
+  private static final int STRESS_COMMITS_RETAINED = 4;
+  private static final int STRESS_MIN_COMMITS_KEPT = 5;
+  private static final int STRESS_MAX_COMMITS_KEPT = 6;
   private static final Set<String> HUDI_STREAMER_THREADS_GROWING = Set.of("TimelineService-JettyScheduler-",
       "pool--thread-");
 
@@ -292,6 +311,108 @@ class TestMultiTableContinuousMode {
       return String.format("heap %d MB, %d threads, %d files, %d views", heapAfterGc >> 20, threads(), openFiles,
           tempViews);
     }
+  }
+
+  /**
+   * Sources written while they are read, as hard as their writers can: one writer thread per source commits as fast as
+   * it can (its cleaner retaining {@value #STRESS_COMMITS_RETAINED} commits and its archival keeping
+   * {@value #STRESS_MIN_COMMITS_KEPT} to {@value #STRESS_MAX_COMMITS_KEPT}, the MERGE_ON_READ one compacted inline),
+   * while one continuous Streamer reads them (its freshness callback reading them after each commit) and a freshness
+   * reporter measures the pipeline in a loop. No round may fail and no measurement of the reporter either; at the end
+   * the target equals the sources at its checkpoint. Instant files met while their writer was still writing them
+   * are counted and printed ("Stress:"): they must never stop the Streamer. {@value #STRESS_COMMITS_PROPERTY}=N
+   * (default {@value #STRESS_COMMITS}) sets the commits of each writer for a longer run.
+   *
+   * <p>With the full-table-scan fallback on, as a job whose sources outrun it needs: a position the cleaner passed is
+   * read by a full scan rather than failing the round.
+   */
+  @ParameterizedTest(name = "metadata table on: {0}")
+  @ValueSource(booleans = {false, true})
+  void sourcesCommittedCleanedArchivedAndCompactedAsFastAsTheirWritersCanFailNoRound(boolean metadataTable)
+      throws Exception {
+    long started = System.nanoTime();
+    int commitsPerWriter = Integer.getInteger(STRESS_COMMITS_PROPERTY, STRESS_COMMITS);
+    String targetPath = dir.resolve("target").toUri().toString();
+    List<Source> sources = List.of(
+        new Source("a", "COPY_ON_WRITE", dir, metadataTable, STRESS_COMMITS_RETAINED, STRESS_MIN_COMMITS_KEPT,
+            STRESS_MAX_COMMITS_KEPT),
+        new Source("b", "MERGE_ON_READ", dir, metadataTable, STRESS_COMMITS_RETAINED, STRESS_MIN_COMMITS_KEPT,
+            STRESS_MAX_COMMITS_KEPT));
+    List<Writer> writers = new ArrayList<>();
+    for (int i = 0; i < sources.size(); i++) {
+      writers.add(new Writer(List.of(sources.get(i)), new Random(100 + i)));
+      writers.get(i).write(sources.get(i), true);
+    }
+    StreamerJob job = job(dir, targetPath, sources, metadataTable);
+    for (String table : TABLES) {
+      job.property(HoodieIncrMultiSourceConfig.forTable(HoodieIncrMultiSourceConfig.TABLE_FULL_TABLE_SCAN_FALLBACK, table)
+          .key(), "true");
+    }
+    long retriedBefore = CompletedInstantReader.retriedReads();
+    long heldBefore = CompletedInstantReader.instantsHeld();
+    StreamerJob.ContinuousRun run = job.startContinuous(MIN_SYNC_INTERVAL_SECONDS, () -> { });
+    ExecutorService threads = Executors.newFixedThreadPool(sources.size() + 1);
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicInteger measurements = new AtomicInteger();
+    AtomicInteger failedMeasurements = new AtomicInteger();
+    try {
+      List<Future<?>> writes = new ArrayList<>();
+      for (int i = 0; i < sources.size(); i++) {
+        Source source = sources.get(i);
+        Writer writer = writers.get(i);
+        writes.add(threads.submit(() -> {
+          for (int commit = 1; commit < commitsPerWriter && run.isRunning(); commit++) {
+            writer.write(source, true);
+          }
+        }));
+      }
+      PipelineSpec pipeline = StreamerPipelineSpec.from(new DFSPropertiesConfiguration(
+          SharedSpark.jsc().hadoopConfiguration(), new org.apache.hadoop.fs.Path(job.propertiesFile().toUri())).getProps(),
+          targetPath, "joined");
+      FreshnessReporter reporter = new FreshnessReporter(Clock.systemUTC(), SharedSpark.jsc().hadoopConfiguration(),
+          Map.of(), 10);
+      Future<?> measuring = threads.submit(() -> {
+        while (writing.get()) {
+          if (reporter.reportOnce(List.of(pipeline)).isEmpty()) {
+            failedMeasurements.incrementAndGet();
+          }
+          measurements.incrementAndGet();
+        }
+      });
+      for (Future<?> write : writes) {
+        write.get();
+      }
+      writing.set(false);
+      measuring.get();
+      assertTrue(run.isRunning(), () -> "the Streamer stopped while the sources were written: " + run.failure());
+      awaitCatchUp(run, targetPath, sources);
+    } finally {
+      writing.set(false);
+      threads.shutdownNow();
+      assertTrue(run.stopGracefully(Duration.ofSeconds(120)), "the Streamer's thread did not end after the stop");
+    }
+    LOG.info("Stress (metadata table {}): {} source commits, {} cleans, {} archived instants, {} compactions of b; "
+            + "{} rounds, {} target commits; {} reads met an instant file being written, {} instants held for a "
+            + "batch; reporter measured {} times, {} failed; {} s", metadataTable,
+        writers.stream().mapToInt(writer -> writer.commits).sum(),
+        sources.stream().mapToInt(source -> HudiTables.completedInstants(source.path, HoodieTimeline.CLEAN_ACTION)
+            .size()).sum(), sources.stream().mapToLong(source -> archivedInstants(source.path)).sum(),
+        HudiTables.completedInstants(sources.get(1).path, HoodieTimeline.COMMIT_ACTION).size(), run.rounds(),
+        ingestionCommits(targetPath).size(), CompletedInstantReader.retriedReads() - retriedBefore,
+        CompletedInstantReader.instantsHeld() - heldBefore, measurements.get(), failedMeasurements.get(),
+        (System.nanoTime() - started) / 1_000_000_000L);
+    assertNull(run.failure(), () -> "the Streamer failed: " + run.failure());
+    assertEquals(0, failedMeasurements.get(), "measurements of the reporter that failed");
+    assertExactAtLatest(targetPath, sources);
+    for (Source source : sources) {
+      assertTrue(archivedInstants(source.path) > 0, "nothing of " + source.model.name() + " was archived");
+    }
+  }
+
+  /** How many instants of a table its archival has moved to the archived timeline. */
+  private static long archivedInstants(String tablePath) {
+    return HoodieTableMetaClient.builder().setConf(SharedSpark.jsc().hadoopConfiguration()).setBasePath(tablePath)
+        .build().getArchivedTimeline().countInstants();
   }
 
   /**
@@ -583,12 +704,28 @@ class TestMultiTableContinuousMode {
     private final String tableType;
     private final String path;
     private final boolean metadataTable;
+    private final int commitsRetained;
+    private final int minCommitsKept;
+    private final int maxCommitsKept;
 
     Source(String name, String tableType, Path dir, boolean metadataTable) {
+      this(name, tableType, dir, metadataTable, SOURCE_COMMITS_RETAINED, 20, 30);
+    }
+
+    /**
+     * @param commitsRetained what the source's cleaner retains
+     * @param minCommitsKept  how many commits its archival keeps active
+     * @param maxCommitsKept  how many active commits make its archival run
+     */
+    Source(String name, String tableType, Path dir, boolean metadataTable, int commitsRetained, int minCommitsKept,
+           int maxCommitsKept) {
       this.model = new SourceModel(name);
       this.tableType = tableType;
       this.path = dir.resolve(name).toUri().toString();
       this.metadataTable = metadataTable;
+      this.commitsRetained = commitsRetained;
+      this.minCommitsKept = minCommitsKept;
+      this.maxCommitsKept = maxCommitsKept;
     }
 
     /**
@@ -610,9 +747,9 @@ class TestMultiTableContinuousMode {
       }
       HudiTables.upsert(path, model.name(), tableType, "id", SourceModel.ROWS, Map.of(
           "hoodie.metadata.enable", String.valueOf(metadataTable),
-          "hoodie.cleaner.commits.retained", String.valueOf(SOURCE_COMMITS_RETAINED),
-          "hoodie.keep.min.commits", "20",
-          "hoodie.keep.max.commits", "30",
+          "hoodie.cleaner.commits.retained", String.valueOf(commitsRetained),
+          "hoodie.keep.min.commits", String.valueOf(minCommitsKept),
+          "hoodie.keep.max.commits", String.valueOf(maxCommitsKept),
           "hoodie.compact.inline", String.valueOf(tableType.equals("MERGE_ON_READ")),
           "hoodie.compact.inline.max.delta.commits", "2",
           "hoodie.parquet.small.file.limit", tableType.equals("MERGE_ON_READ") ? "0" : "104857600"), rows);
