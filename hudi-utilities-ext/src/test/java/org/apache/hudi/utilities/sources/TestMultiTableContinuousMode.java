@@ -151,8 +151,10 @@ class TestMultiTableContinuousMode {
     try {
       writer.writeWhileRoundsRun(run, true, () -> ingestionCommits(targetPath).size() >= MIN_TARGET_COMMITS);
       awaitCatchUp(run, targetPath, sources);
-      // One more round, which finds every table caught up: it commits nothing but publishes its gauges.
-      Thread.sleep((MIN_SYNC_INTERVAL_SECONDS + 1) * 1000L);
+      // One more round, which finds every table caught up: it commits nothing but publishes its gauges. The round that
+      // committed the catch-up may not have ended yet, so the round after the next one is the first sure to start
+      // from the final positions; a sleep would not do on a loaded machine, where a round outlasts it.
+      awaitRounds(run, run.rounds() + 2);
     } finally {
       assertTrue(run.stopGracefully(Duration.ofSeconds(120)), "the Streamer's thread did not end after the stop");
     }
@@ -575,6 +577,17 @@ class TestMultiTableContinuousMode {
           .property("hoodie.streamer.source.hudi." + source.model.name() + ".num_instants", "100");
     }
     return job;
+  }
+
+  /** Waits until the Streamer has ended {@code rounds} rounds. */
+  private static void awaitRounds(StreamerJob.ContinuousRun run, int rounds) throws InterruptedException {
+    long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+    while (run.rounds() < rounds) {
+      assertTrue(run.isRunning(), () -> "the Streamer stopped: " + run.failure());
+      assertTrue(System.nanoTime() < deadline, () -> "the Streamer did not end " + rounds + " rounds within "
+          + CATCH_UP_TIMEOUT + ": " + run.rounds());
+      Thread.sleep(100);
+    }
   }
 
   /** Waits until the target's checkpoint is at every source's latest commit. */
