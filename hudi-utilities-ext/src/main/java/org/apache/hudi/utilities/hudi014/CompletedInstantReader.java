@@ -32,6 +32,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Reads the content of a completed instant of a table that its own writer may be completing at this very moment: the
@@ -147,6 +148,50 @@ public final class CompletedInstantReader {
     LOG.warn("Completed instant {} of {} is still being written after {} attempts in {} ms ({}): taken as not yet "
         + "completed for this batch; a later batch reads it", instant, basePath, ATTEMPTS, BACKOFF_TOTAL_MS, problem);
     return Option.empty();
+  }
+
+  /**
+   * Runs a read that Hudi's own code plans from its own listing of a source's timeline (the stock incremental relation,
+   * its schema resolution), again after a backoff while it fails on a completed instant's content: that listing may
+   * hold an instant completed after the batch's own, whose file its writer is still writing. Nothing is committed by
+   * such a read, so running it again is safe. Other failures, and the last one, are thrown as they are.
+   *
+   * @param what the read, for the log
+   */
+  static <T> T retryingHudisRead(String what, Supplier<T> read) {
+    long backoff = FIRST_BACKOFF_MS;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return read.get();
+      } catch (RuntimeException e) {
+        if (attempt == ATTEMPTS || !isInstantContentFailure(e)) {
+          throw e;
+        }
+        if (attempt == 1) {
+          RETRIED_READS.incrementAndGet();
+        }
+        LOG.info("{} failed on an instant file being written ({}); reading again in {} ms", what, e.getMessage(),
+            backoff);
+        sleep(backoff);
+        backoff *= 2;
+      }
+    }
+  }
+
+  /**
+   * Whether Hudi 0.14 failed on a completed instant's content: {@code HoodieCommitMetadata#fromBytes} ("unable to read
+   * commit metadata"), {@code HoodieActiveTimeline#readDataFromPath} ("Could not read commit details") or its commit
+   * metadata stream ("Failed to fetch HoodieCommitMetadata"), anywhere in the causes.
+   */
+  private static boolean isInstantContentFailure(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      String message = cause.getMessage();
+      if (message != null && (message.startsWith("unable to read commit metadata")
+          || message.startsWith("Could not read commit details") || message.startsWith("Failed to fetch HoodieCommitMetadata"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** How many reads in this JVM met a completed instant's file while it was being written. */

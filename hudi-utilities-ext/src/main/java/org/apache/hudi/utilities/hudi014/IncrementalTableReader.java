@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.hudi014;
 import org.apache.hudi.AvroConversionUtils;
 import org.apache.hudi.avro.HoodieAvroUtils;
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieRecord.HoodieRecordType;
 import org.apache.hudi.common.table.TableSchemaResolver;
@@ -29,6 +30,7 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
+import org.apache.hudi.common.util.StringUtils;
 import org.apache.hudi.common.util.collection.Pair;
 import org.apache.hudi.sync.common.model.PartitionValueExtractor;
 import org.apache.hudi.utilities.config.DeltaFormat;
@@ -215,11 +217,16 @@ final class IncrementalTableReader {
       LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.get(), end, files.how());
       return readRows(table, timeline, position, end, files.rowsAndEnd().get().getLeft());
     }
-    Pair<Option<Dataset<Row>>, String> read = source.apply(written).fetchNextBatch(position, Long.MAX_VALUE);
+    // The stock read plans from its own listing, which may hold a newer commit whose file is being written.
+    Pair<Option<Dataset<Row>>, String> read = CompletedInstantReader.retryingHudisRead("The stock read of table '"
+        + table.name() + "'", () -> {
+          Pair<Option<Dataset<Row>>, String> fetched = source.apply(written).fetchNextBatch(position, Long.MAX_VALUE);
+          return Pair.of(fetched.getLeft().map(rows -> PlannedScan.planNow(spark, rows)), fetched.getRight());
+        });
     if (read.getLeft().isPresent()) {
       LOG.info("Table '{}': read instants after {} up to {} {}", table.name(), position.orElse("<none>"), read.getRight(),
           files.how());
-      return readRows(table, timeline, position, read.getRight(), PlannedScan.planNow(spark, read.getLeft().get()));
+      return readRows(table, timeline, position, read.getRight(), read.getLeft().get());
     }
     return withoutNewData(table, timeline, position);
   }
@@ -332,9 +339,10 @@ final class IncrementalTableReader {
 
   /**
    * The columns of Hudi's incremental relation over the table at its latest commit: the five meta columns, then the
-   * table's latest schema from Hudi's {@link TableSchemaResolver}, which reads it from the latest commit's metadata
-   * (one read, where a stock read of that commit builds a meta client and a relation). Kept while that commit stays
-   * the latest.
+   * table's latest schema as Hudi's {@link TableSchemaResolver} takes it: from the latest commit's metadata (one read,
+   * through the batch's {@link SourceTimeline#writtenCommitMetadata}, where a stock read of that commit builds a meta
+   * client and a relation). The resolver itself decides where that metadata holds no schema or the table drops its
+   * partition columns from its files. Kept while that commit stays the latest.
    *
    * @throws Exception what the resolver throws if the schema cannot be resolved
    */
@@ -344,11 +352,16 @@ final class IncrementalTableReader {
     if (cached != null && latest.isPresent() && cached.getLeft().equals(latest.get())) {
       return cached.getRight();
     }
+    // Read through the batch's reader: Hudi's resolver would fail on a commit file its writer is still writing.
+    Option<String> latestSchema = timeline.completedCommits().lastInstant().flatMap(timeline::writtenCommitMetadata)
+        .flatMap(metadata -> Option.ofNullable(StringUtils.emptyToNull(metadata.getMetadata(HoodieCommitMetadata.SCHEMA_KEY))));
+    Schema schema = latestSchema.isPresent() && !timeline.metaClient().getTableConfig().shouldDropPartitionColumns()
+        ? new Schema.Parser().parse(latestSchema.get())
+        : new TableSchemaResolver(timeline.metaClient()).getTableAvroSchema(false);
     // The five meta fields of Hudi's incremental relation: asked for them, the resolver would also open a data file to
     // learn whether the table has the operation field.
-    Schema tableSchema = HoodieAvroUtils.addMetadataFields(
-        new TableSchemaResolver(timeline.metaClient()).getTableAvroSchema(false), false);
-    StructType columns = AvroConversionUtils.convertAvroSchemaToStructType(tableSchema);
+    StructType columns = AvroConversionUtils.convertAvroSchemaToStructType(HoodieAvroUtils.addMetadataFields(schema,
+        false));
     latest.ifPresent(instant -> latestTableColumns.put(table.name(), Pair.of(instant, columns)));
     return columns;
   }

@@ -70,9 +70,7 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
 
   @Test
   void commitWhoseFileIsEmptyForTheWholeBatchEndsTheWindowBeforeItAndTheNextBatchReadsIt() throws Exception {
-    tables.orders(order("o1", "u1", 1.0, 1L));
-    tables.users(user("u1", "alice", 1L));
-    job.syncInProcess();
+    firstBatch();
     String second = tables.orders(order("o2", "u1", 2.0, 2L));
     String third = tables.orders(order("o3", "u1", 3.0, 3L));
     InstantFile thirdFile = InstantFile.of(tables.ordersPath, third, HoodieTimeline.COMMIT_ACTION);
@@ -95,9 +93,7 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
 
   @Test
   void commitFileHalfWrittenForAMomentIsReadInTheSameBatchOnceItsWriterFinishes() throws Exception {
-    tables.orders(order("o1", "u1", 1.0, 1L));
-    tables.users(user("u1", "alice", 1L));
-    job.syncInProcess();
+    firstBatch();
     String second = tables.orders(order("o2", "u1", 2.0, 2L));
     InstantFile secondFile = InstantFile.of(tables.ordersPath, second, HoodieTimeline.COMMIT_ACTION);
 
@@ -133,9 +129,7 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
 
   @Test
   void commitFileLeftEmptyLongAgoFailsTheBatchNamingTheInstantAndCommitsNothing() throws Exception {
-    tables.orders(order("o1", "u1", 1.0, 1L));
-    tables.users(user("u1", "alice", 1L));
-    job.syncInProcess();
+    firstBatch();
     String second = tables.orders(order("o2", "u1", 2.0, 2L));
     InstantFile secondFile = InstantFile.of(tables.ordersPath, second, HoodieTimeline.COMMIT_ACTION);
     secondFile.exposeEmpty();
@@ -152,9 +146,7 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
 
   @Test
   void targetCommitWhoseFileIsBeingWrittenLeavesTheCommitBeforeItToDecideTheStoredCheckpoint() throws Exception {
-    String first = tables.orders(order("o1", "u1", 1.0, 1L));
-    tables.users(user("u1", "alice", 1L));
-    job.syncInProcess();
+    String first = firstBatch();
     String firstCheckpoint = HudiTables.lastCheckpoint(tables.targetPath);
     tables.orders(order("o2", "u1", 2.0, 2L));
     job.syncInProcess();
@@ -164,6 +156,14 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
     StoredCheckpointReader reader = new StoredCheckpointReader(SharedSpark.jsc().hadoopConfiguration());
     assertEquals(firstCheckpoint, reader.newest(tables.targetPath, StoredCheckpointReader.UNBOUNDED).checkpoint().get());
     assertTrue(firstCheckpoint.startsWith("orders=" + first + ","), firstCheckpoint);
+  }
+
+  /** The first batch, over one order and one user; returns the order's commit. */
+  private String firstBatch() throws Exception {
+    String first = tables.orders(order("o1", "u1", 1.0, 1L));
+    tables.users(user("u1", "alice", 1L));
+    job.syncInProcess();
+    return first;
   }
 
   private List<String> targetRows() {
