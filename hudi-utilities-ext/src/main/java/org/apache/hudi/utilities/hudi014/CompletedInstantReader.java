@@ -28,7 +28,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,11 +94,6 @@ public final class CompletedInstantReader {
    *     {@link #STUCK_AFTER}
    */
   public static <T> Option<T> read(HoodieTimeline timeline, HoodieInstant instant, String basePath, Parser<T> parser) {
-    return read(timeline, instant, basePath, parser, Clock.systemUTC());
-  }
-
-  static <T> Option<T> read(HoodieTimeline timeline, HoodieInstant instant, String basePath, Parser<T> parser,
-                            Clock clock) {
     String problem = null;
     long backoff = FIRST_BACKOFF_MS;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -137,7 +131,7 @@ public final class CompletedInstantReader {
       }
     }
     Option<Instant> written = SourceTimeline.completionTimeOf(instant);
-    if (written.isPresent() && Duration.between(written.get(), clock.instant()).compareTo(STUCK_AFTER) > 0) {
+    if (written.isPresent() && Duration.between(written.get(), Instant.now()).compareTo(STUCK_AFTER) > 0) {
       throw new HoodieIOException(String.format("Cannot read completed instant %s of %s: %s, and has been since %s. "
           + "Hudi writes a completed instant's file in one write right after creating it, so its writer most likely "
           + "died while completing it. Nothing was committed. Ask the table's owner to repair its timeline (restore "
