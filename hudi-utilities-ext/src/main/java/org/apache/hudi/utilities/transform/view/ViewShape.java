@@ -24,6 +24,10 @@ import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.CurrentBatchTimestamp;
+import org.apache.spark.sql.catalyst.expressions.CurrentDate;
+import org.apache.spark.sql.catalyst.expressions.CurrentTimestampLike;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -42,8 +46,12 @@ import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,16 +70,20 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * naming the operator.
  *
  * <p>Keys follow the plan from the tables up: a table is unique by its record key; a filter keeps its input's keys; a
- * projection keeps the keys whose columns it passes on (also renamed); an inner or left outer equi-join keeps the left
- * side's keys where the right side is joined on one of its keys (N:1), the right side's where the left side is (inner
- * joins), and in any case a key of each side together; UNION ALL is unique by columns that are unique in every branch
+ * projection keeps the keys whose columns it passes on (also renamed, or cast to a type that keeps distinct values
+ * distinct); an inner or left outer equi-join keeps the left side's keys where the right side is joined on one of its
+ * keys (N:1), the right side's where the left side is (inner joins), and in any case a key of each side together; UNION ALL is unique by columns that are unique in every branch
  * together with a column that holds a different constant in each branch; GROUP BY is unique by its grouping columns and
  * DISTINCT by all columns. Anything else is refused: other operators (window functions, ORDER BY, LIMIT, ...), joins
  * other than inner and N:1 left outer (the right side joined on one of its keys), join conditions that compare the two
- * sides other than by equality, subqueries in expressions, non-deterministic expressions, and a GROUP BY or DISTINCT
+ * sides other than by equality, subqueries in expressions, non-deterministic expressions and those that read the
+ * time a batch runs at (current_timestamp(), current_date(), now(), ...), and a GROUP BY or DISTINCT
  * below a join, a UNION or another GROUP BY (the groups of a view are recomputed from whole tables).
  */
 public final class ViewShape {
+
+  private static final List<DataType> INTEGRAL_TYPES = Arrays.asList(DataTypes.ByteType, DataTypes.ShortType,
+      DataTypes.IntegerType, DataTypes.LongType);
 
   private final Set<String> tables;
   private final List<List<String>> keys;
@@ -280,8 +292,9 @@ public final class ViewShape {
         checkDeterministic((Expression) expression, "SELECT expression");
         if (expression instanceof AttributeReference) {
           passed.put(expression.exprId(), expression.exprId());
-        } else if (expression instanceof Alias && ((Alias) expression).child() instanceof AttributeReference) {
-          passed.put(((AttributeReference) ((Alias) expression).child()).exprId(), expression.exprId());
+        } else if (expression instanceof Alias) {
+          withoutInjectiveCasts(((Alias) expression).child()).ifPresent(column ->
+              passed.put(column.exprId(), expression.exprId()));
         }
       }
       Set<Set<ExprId>> keys = new LinkedHashSet<>();
@@ -396,6 +409,47 @@ public final class ViewShape {
     }
   }
 
+  /**
+   * The column an expression holds, also through casts that map distinct values to distinct values (so that a key
+   * column cast keeps the key): a number or decimal to a wider one or to a string, a string, boolean or date to a
+   * string. Not a timestamp to a string (two instants of a daylight-saving change print alike), not to a floating
+   * point type.
+   */
+  private static Option<AttributeReference> withoutInjectiveCasts(Expression expression) {
+    Expression value = expression;
+    while (value instanceof Cast && isInjective(((Cast) value).child().dataType(), value.dataType())) {
+      value = ((Cast) value).child();
+    }
+    return value instanceof AttributeReference ? Option.of((AttributeReference) value) : Option.empty();
+  }
+
+  private static boolean isInjective(DataType from, DataType to) {
+    boolean exactNumber = INTEGRAL_TYPES.contains(from) || from instanceof DecimalType;
+    if (to.equals(DataTypes.StringType)) {
+      return exactNumber || from.equals(DataTypes.StringType) || from.equals(DataTypes.BooleanType)
+          || from.equals(DataTypes.DateType);
+    }
+    return exactNumber && (INTEGRAL_TYPES.contains(to) || to instanceof DecimalType) && Cast.canUpCast(from, to);
+  }
+
+  /**
+   * An expression whose value depends on when a batch runs (current_timestamp(), now(), current_date(), ...): Spark
+   * marks them deterministic within a query, but a row they filter or compute changes without any table changing.
+   */
+  private static Option<Expression> timeDependent(Expression expression) {
+    if (expression instanceof CurrentTimestampLike || expression instanceof CurrentDate
+        || expression instanceof CurrentBatchTimestamp) {
+      return Option.of(expression);
+    }
+    for (Expression child : seqAsJavaList(expression.children())) {
+      Option<Expression> found = timeDependent(child);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Option.empty();
+  }
+
   /** The constant a branch of a UNION outputs at a position, if it projects one there. */
   private static Option<Object> constant(LogicalPlan branch, int position) {
     LogicalPlan plan = branch;
@@ -427,6 +481,12 @@ public final class ViewShape {
     if (SubqueryExpression$.MODULE$.hasSubquery(expression)) {
       throw new Refused(String.format("the %s %s holds a subquery, whose tables' changes a view cannot follow "
           + "(write it as a join)", what, expression.sql()));
+    }
+    Option<Expression> time = timeDependent(expression);
+    if (time.isPresent()) {
+      throw new Refused(String.format("the %s %s reads the time a batch runs at (%s): the rows it decides change "
+          + "as time passes while no table changes, so no batch would rewrite them (compare against a column of a "
+          + "table instead, e.g. a calendar table a job updates daily)", what, expression.sql(), time.get().sql()));
     }
     if (!expression.deterministic()) {
       throw new Refused(String.format("the %s %s is not deterministic, so a batch could not reproduce the rows an "

@@ -46,9 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TestViewShape {
 
   private static final Map<String, String> TABLE_OF_VIEW = Map.of("view_orders", "orders", "view_users", "users",
-      "view_payments", "payments");
+      "view_payments", "payments", "view_invoices", "invoices");
   private static final Map<String, List<String>> RECORD_KEYS = Map.of("orders", List.of("order_id"),
-      "users", List.of("user_id"), "payments", List.of("payment_id"));
+      "users", List.of("user_id"), "payments", List.of("payment_id"), "invoices", List.of("invoice_no"));
 
   @BeforeAll
   static void tables() {
@@ -59,6 +59,8 @@ class TestViewShape {
         .add("user_name", DataTypes.StringType).add("country", DataTypes.StringType).add("ts", DataTypes.LongType));
     table(spark, "view_payments", new StructType().add("payment_id", DataTypes.StringType)
         .add("order_id", DataTypes.StringType).add("paid", DataTypes.DoubleType));
+    table(spark, "view_invoices", new StructType().add("invoice_no", DataTypes.LongType)
+        .add("amount", DataTypes.DoubleType));
   }
 
   @AfterAll
@@ -89,6 +91,19 @@ class TestViewShape {
             "SELECT 'order' AS kind, order_id AS id FROM view_orders UNION ALL SELECT 'payment', payment_id "
                 + "FROM view_payments",
             List.of(List.of("id", "kind"))),
+        Arguments.of("UNION ALL of a number key cast to a string and a string key: a cast that keeps values apart",
+            "SELECT 'invoice' AS kind, CAST(invoice_no AS STRING) AS id FROM view_invoices UNION ALL "
+                + "SELECT 'payment', payment_id FROM view_payments",
+            List.of(List.of("id", "kind"))),
+        Arguments.of("a key widened to a decimal",
+            "SELECT CAST(invoice_no AS DECIMAL(20, 0)) AS id, amount FROM view_invoices",
+            List.of(List.of("id"))),
+        Arguments.of("a key narrowed: a cast that can merge two values is no key",
+            "SELECT CAST(invoice_no AS INT) AS id, amount FROM view_invoices",
+            List.of()),
+        Arguments.of("a key cast to a floating point number is no key",
+            "SELECT CAST(invoice_no AS DOUBLE) AS id, amount FROM view_invoices",
+            List.of()),
         Arguments.of("UNION ALL without one",
             "SELECT order_id AS id FROM view_orders UNION ALL SELECT payment_id FROM view_payments",
             List.of()),
@@ -150,7 +165,12 @@ class TestViewShape {
         Arguments.of("SELECT o.order_id, u.user_id FROM view_orders o CROSS JOIN view_users u", "a CROSS join is not"),
         Arguments.of("SELECT o.order_id, u.user_id FROM view_orders o JOIN view_users u ON o.amount > 0",
             "has no equality between its two sides"),
-        Arguments.of("SELECT order_id, rand() AS r FROM view_orders", "is not deterministic"));
+        Arguments.of("SELECT order_id, rand() AS r FROM view_orders", "is not deterministic"),
+        Arguments.of("SELECT order_id FROM view_orders WHERE ts > unix_timestamp() - 86400",
+            "reads the time a batch runs at"),
+        Arguments.of("SELECT order_id, datediff(current_date(), DATE'2026-01-01') AS age FROM view_orders",
+            "reads the time a batch runs at"),
+        Arguments.of("SELECT order_id FROM view_orders WHERE ts > unix_millis(now())", "reads the time a batch runs at"));
   }
 
   @ParameterizedTest(name = "{1}")
