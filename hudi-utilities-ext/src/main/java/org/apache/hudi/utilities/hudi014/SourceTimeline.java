@@ -26,6 +26,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
 import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
@@ -46,6 +47,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -239,6 +241,25 @@ public final class SourceTimeline {
   public List<String> completedInstantsAfter(String position) {
     return completed.findInstantsAfter(position, Integer.MAX_VALUE).getInstantsAsStream().map(HoodieInstant::getTimestamp)
         .collect(Collectors.toList());
+  }
+
+  /**
+   * The commits that restores completed in a range of instant times took back, by restore instant: a restore removes
+   * commits that were completed, and their records with them, without a commit that counts them as deletes.
+   *
+   * @throws HoodieIOException if a restore's metadata cannot be read, or its file is still being written
+   */
+  public Map<String, List<String>> commitsRestoredIn(String after, String upTo) {
+    HoodieTimeline restores = metaClient.getActiveTimeline().getRestoreTimeline().filterCompletedInstants()
+        .findInstantsInRange(after, upTo);
+    Map<String, List<String>> restored = new LinkedHashMap<>();
+    for (HoodieInstant restore : restores.getInstants()) {
+      restored.put(restore.getTimestamp(), CompletedInstantReader.read(restores, restore, metaClient.getBasePath(),
+          bytes -> TimelineMetadataUtils.deserializeHoodieRestoreMetadata(bytes).getInstantsToRollback())
+          .orElseThrow(() -> new HoodieIOException(String.format("Cannot read restore %s of %s: its file is still being "
+              + "written. Nothing was committed; the next batch reads it.", restore, metaClient.getBasePath()))));
+    }
+    return restored;
   }
 
   /** The first completed instant of the active timeline; empty if there is none. */

@@ -39,9 +39,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static scala.collection.JavaConverters.asScalaBuffer;
 import static scala.collection.JavaConverters.seqAsJavaList;
 
 /**
@@ -49,6 +51,11 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * changed, and how large that change is against the table, estimated from commit metadata.
  */
 public final class ViewTableReader {
+
+  /** Write operations that add records without looking up whether their keys are stored. */
+  private static final List<WriteOperationType> KEY_BLIND_OPERATIONS = Arrays.asList(WriteOperationType.INSERT,
+      WriteOperationType.BULK_INSERT, WriteOperationType.INSERT_PREPPED, WriteOperationType.BULK_INSERT_PREPPED,
+      WriteOperationType.INSERT_OVERWRITE, WriteOperationType.INSERT_OVERWRITE_TABLE);
 
   /** Records per byte of a table whose window wrote no base file to measure it by. */
   private static final double DEFAULT_RECORDS_PER_BYTE = 1.0 / 100;
@@ -99,6 +106,7 @@ public final class ViewTableReader {
       return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0,
           estimatedRows(before, last));
     }
+    checkNoReadCommitRestored(table, timeline, previous, next.get());
     List<HoodieInstant> window = window(timeline, previous, next.get());
     // Each window commit's metadata, read once for the delete check, the records written and the size estimate.
     Map<HoodieInstant, HoodieCommitMetadata> metadata = new LinkedHashMap<>();
@@ -115,6 +123,9 @@ public final class ViewTableReader {
       if (mayRemoveRecords(metadata)) {
         changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
       }
+    }
+    if (mayHoldKeyTwice(timeline, metadata)) {
+      checkKeysUnique(table, after, changedKeys, recordKey, next.get());
     }
     long recordsWritten = SourceTimeline.writtenIn(metadata.values()).records();
     return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
@@ -152,6 +163,53 @@ public final class ViewTableReader {
         ? completed.findInstantsInRange(previous.get(), next)
         : completed.findInstantsBeforeOrEquals(next);
     return window.getInstants();
+  }
+
+  /**
+   * Fails if a restore completed in the batch's window took back commits the view read in earlier batches: their rows
+   * are in the target, and no commit says which records went with them.
+   */
+  private static void checkNoReadCommitRestored(String table, SourceTimeline timeline, Option<String> previous,
+                                                String next) {
+    if (!previous.isPresent() || previous.get().equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
+      return;
+    }
+    timeline.commitsRestoredIn(previous.get(), next).forEach((restore, commits) -> {
+      List<String> read = commits.stream().filter(commit -> HoodieTimeline.compareTimestamps(commit,
+          HoodieTimeline.LESSER_THAN_OR_EQUALS, previous.get())).collect(Collectors.toList());
+      if (!read.isEmpty()) {
+        throw new HoodieTransformPlanException(String.format("Cannot maintain the view over table '%s': restore %s "
+            + "took back commit(s) %s, which earlier batches read up to %s, so the target holds rows the table no "
+            + "longer has, and no commit names their keys. Nothing was committed. Rebuild the target: delete it and "
+            + "run the Streamer again (the view is written from the tables' current state), or restore the target "
+            + "to its last commit before %s too.", table, restore, read, previous.get(), read.get(0)));
+      }
+    });
+  }
+
+  /**
+   * Whether the table may hold a record key twice: a partitioned table (on a non-global index a row that changes
+   * partition is written to the new one and stays in the old), or commits that insert without looking up keys.
+   */
+  private static boolean mayHoldKeyTwice(SourceTimeline timeline, Map<HoodieInstant, HoodieCommitMetadata> window) {
+    return timeline.metaClient().getTableConfig().isTablePartitioned()
+        || window.values().stream().anyMatch(commit -> KEY_BLIND_OPERATIONS.contains(commit.getOperationType()));
+  }
+
+  /** Fails if a changed record key is held by more than one row of the table as of the batch's position. */
+  private static void checkKeysUnique(String table, Dataset<Row> after, Dataset<Row> changedKeys,
+                                      List<String> recordKey, String position) {
+    Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
+    List<Row> repeated = after.select(keyColumns).join(changedKeys.distinct(), asScalaBuffer(recordKey)
+        .toSeq(), "left_semi").groupBy(keyColumns).count().where(col("count").gt(1)).limit(3).collectAsList();
+    if (!repeated.isEmpty()) {
+      throw new HoodieTransformPlanException(String.format("Cannot maintain the view over table '%s': its record key "
+          + "%s is held by more than one row as of %s (key and rows: %s). A view matches a table's changes by its "
+          + "record key and would keep one of those rows silently. Nothing was committed. Such rows come from insert "
+          + "or bulk_insert, which do not look up existing keys, or from a row that moved partition on a non-global "
+          + "index: remove the extra rows from the table, and write it with upsert (with hoodie.index.type="
+          + "GLOBAL_SIMPLE or GLOBAL_BLOOM where rows change partition).", table, recordKey, position, repeated));
+    }
   }
 
   /** Whether commits may have removed records: deletes counted in their write stats, or files replaced not by clustering. */

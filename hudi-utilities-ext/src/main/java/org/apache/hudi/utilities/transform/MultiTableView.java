@@ -23,14 +23,17 @@ import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
+import org.apache.hudi.util.SparkKeyGenUtils;
 import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.HoodieViewConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
+import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.ViewMetrics;
 import org.apache.hudi.utilities.hudi014.ViewTableReader;
+import org.apache.hudi.utilities.hudi014.ViewTarget;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -42,6 +45,7 @@ import org.apache.hudi.utilities.transform.view.ViewQuery;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +73,7 @@ final class MultiTableView {
 
   private ViewDefinition definition;
   private String definedSql;
+  private Map<String, StructType> definedSchemas;
   private List<Dataset<Row>> persisted = new ArrayList<>();
   private Option<Decision> lastDecision = Option.empty();
 
@@ -137,9 +142,13 @@ final class MultiTableView {
     }
     Map<String, TableState> states = new LinkedHashMap<>();
     readers.forEach((table, reader) -> states.put(table, reader.state()));
-    if (definition == null || !sql.equals(definedSql)) {
-      definition = define(spark, sql, sqlFile, placeholders, tables, readers, properties);
+    // Defined again when a table's columns change: a SELECT * or a column added to a source reaches the target.
+    Map<String, StructType> schemas = new LinkedHashMap<>();
+    states.forEach((table, state) -> schemas.put(table, state.current().schema()));
+    if (definition == null || !sql.equals(definedSql) || !schemas.equals(definedSchemas)) {
+      definition = define(spark, sql, sqlFile, placeholders, tables, readers, properties, manifest.target());
       definedSql = sql;
+      definedSchemas = schemas;
     }
     ViewStrategy strategy = ConfigValues.enumValue(properties, HoodieViewConfig.STRATEGY, ViewStrategy.class,
         "run the view of " + sqlFile);
@@ -178,7 +187,14 @@ final class MultiTableView {
           HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS.key(), overheadRows, estimate.largestRows,
           estimate.largestTable);
     }
-    Dataset<Row> rows = incremental ? viewBatch.incremental() : viewBatch.full();
+    Dataset<Row> rows;
+    try {
+      rows = incremental ? viewBatch.incremental()
+          : viewBatch.full(manifest.target().flatMap(target -> ViewTarget.stored(spark, target)));
+    } catch (IllegalArgumentException e) {
+      throw new HoodieTransformPlanException(String.format("Cannot write the view of %s: %s. Nothing was committed.",
+          sqlFile, e.getMessage()), e);
+    }
     persisted.addAll(viewBatch.persisted());
     Decision decision = new Decision(strategy, incremental, reason, viewBatch.steps());
     lastDecision = Option.of(decision);
@@ -243,14 +259,24 @@ final class MultiTableView {
 
   private static ViewDefinition define(SparkSession spark, String sql, String sqlFile, SourcePlaceholders placeholders,
                                        List<String> tables, Map<String, ViewTableReader> readers,
-                                       TypedProperties properties) {
-    String precombine = properties.getString(HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ViewDefinition.COMMIT_ORDER);
-    if (!precombine.equals(ViewDefinition.COMMIT_ORDER)) {
-      throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: the target orders records "
-          + "by '%s' (%s); a view's rows carry %s, the same on every row, so that each batch's rows replace the "
-          + "target's on MERGE_ON_READ tables too. Nothing was committed. Run the Streamer with "
-          + "--source-ordering-field %s.", sqlFile, precombine, HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(),
-          ViewDefinition.COMMIT_ORDER, ViewDefinition.COMMIT_ORDER));
+                                       TypedProperties properties, Option<String> targetPath) {
+    // The Streamer orders records by --source-ordering-field, which it writes into a new target's table config but
+    // not into the properties a transformer sees: both are checked.
+    Option<String> targetOrdering = targetPath.flatMap(path -> SourceTimeline.load(path,
+        spark.sparkContext().hadoopConfiguration())).flatMap(target -> Option.ofNullable(
+        target.metaClient().getTableConfig().getPreCombineField()));
+    String propertyOrdering = properties.getString(HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(),
+        ViewDefinition.COMMIT_ORDER);
+    for (String ordering : Arrays.asList(propertyOrdering, targetOrdering.orElse(ViewDefinition.COMMIT_ORDER))) {
+      if (!ordering.equals(ViewDefinition.COMMIT_ORDER)) {
+        throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: the target orders "
+            + "records by '%s' (%s %s); a view's rows carry %s, the same on every row, so that each batch's rows "
+            + "replace the target's on MERGE_ON_READ tables too. Nothing was committed. Run the Streamer with "
+            + "--source-ordering-field %s (and %s=%s, if set).", sqlFile, ordering,
+            ordering.equals(propertyOrdering) ? "property" : "--source-ordering-field, in the target's table config",
+            HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ViewDefinition.COMMIT_ORDER, ViewDefinition.COMMIT_ORDER,
+            HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ViewDefinition.COMMIT_ORDER));
+      }
     }
     String targetKeySetting = properties.getString(KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key(), "");
     if (targetKeySetting.trim().isEmpty()) {
@@ -259,6 +285,18 @@ final class MultiTableView {
           + "through N:1 joins, the group columns under GROUP BY).", sqlFile, KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key()));
     }
     List<String> targetKey = Arrays.stream(targetKeySetting.split(",")).map(String::trim).collect(Collectors.toList());
+    for (String partitionColumn : SparkKeyGenUtils.getPartitionColumns(properties).split(",")) {
+      String column = partitionColumn.trim();
+      if (!column.isEmpty() && targetKey.stream().noneMatch(key -> key.equalsIgnoreCase(column))) {
+        throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: the target is "
+            + "partitioned by '%s' (%s), which is not a column of its record key %s (%s). A row whose '%s' changes "
+            + "would be upserted into its new partition while its old copy stays, and the row deleting a key would "
+            + "name no partition. Nothing was committed. Add '%s' to %s, partition the target by record key columns "
+            + "only, or leave it unpartitioned.", sqlFile, column, KeyGeneratorOptions.PARTITIONPATH_FIELD_NAME.key(),
+            targetKey, KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key(), column, column,
+            KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key()));
+      }
+    }
     String batchId = UUID.randomUUID().toString().replace("-", "_");
     Map<String, String> viewOfTable = new LinkedHashMap<>();
     for (String table : tables) {

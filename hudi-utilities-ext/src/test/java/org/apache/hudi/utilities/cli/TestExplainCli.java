@@ -154,9 +154,10 @@ class TestExplainCli extends OrdersAndUsersPipeline {
         + " after it\n");
     assertContains(explained, "It is a view; this batch: strategy STRICT: incremental, because "
         + "hoodie.streamer.transformer.view.strategy=STRICT (estimated change ");
-    assertContains(explained, "steps: rows made of the changed keys (1 of orders), at the previous state; rows made of "
-        + "the changed keys (1 of orders), at the current state; upsert those rows as of the new state; delete the keys "
-        + "they had only in the old state");
+    assertContains(explained, "steps: rows made of the changed keys (1 of orders), a pass per changed table over its "
+        + "changed rows, at the previous state; rows made of the changed keys (1 of orders), a pass per changed table "
+        + "over its changed rows, at the current state; upsert those rows as of the new state; delete the keys they "
+        + "had only in the old state");
   }
 
   @Test

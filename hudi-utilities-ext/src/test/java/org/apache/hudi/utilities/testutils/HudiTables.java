@@ -161,6 +161,13 @@ public final class HudiTables {
     return metadata.fetchTotalInsertRecordsWritten() + metadata.fetchTotalUpdateRecordsWritten();
   }
 
+  /** How many records the newest completed commit of a table counted as deleted. */
+  public static long recordsDeletedByLastCommit(String path) {
+    HoodieTimeline commits = metaClient(path).getCommitsTimeline().filterCompletedInstants();
+    return commitMetadata(commits, commits.lastInstant().get()).getWriteStats().stream()
+        .mapToLong(stat -> stat.getNumDeletes()).sum();
+  }
+
   /** The completed commits, delta commits and compactions, oldest first: the instants an incremental read counts. */
   public static List<String> completedCommitInstants(String path) {
     return metaClient(path).getCommitsTimeline().filterCompletedInstants().getInstantsAsStream()

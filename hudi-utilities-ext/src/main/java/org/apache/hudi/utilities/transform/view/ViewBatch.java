@@ -31,6 +31,7 @@ import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,13 +56,14 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * {@link ViewDefinition#IS_DELETED} (true deletes the target's row of its key) and {@link ViewDefinition#COMMIT_ORDER}.
  *
  * <p>Incremental: the rows of the query that can differ between the two states are those made of a changed table row
- * (see {@link LineagePlan}). The query is run once per state, keeping the rows whose lineage holds a changed key of
- * some table; with left outer joins, the rows of the same identity at both states are added (a row whose match
- * appeared or disappeared). A join view writes these rows as of the new state and deletes the keys they had only in the
- * old one. A grouped view recomputes, from the new state, the groups of these rows at both states (reading only their
- * rows), and deletes those that no longer have a row (or fail HAVING).
+ * (see {@link LineagePlan}). The query is run once per changed table and state, that table restricted to its changed
+ * keys (pushed into its scan) and the others whole, keeping the rows whose lineage holds one of those keys; with left
+ * outer joins, the rows of the same identity at both states are added (a row whose match appeared or disappeared). A
+ * join view writes these rows as of the new state and deletes the keys they had only in the old one. A grouped view
+ * recomputes, from the new state, the groups of these rows at both states (reading only their rows), and deletes those
+ * that no longer have a row (or fail HAVING).
  *
- * <p>Full: the query over the new state, and deletes of the keys its result had over the old state only.
+ * <p>Full: the query over the new state, and deletes of the target's keys (or of the old state's result) it lacks.
  */
 public final class ViewBatch {
 
@@ -116,25 +118,47 @@ public final class ViewBatch {
     String described = changedKeys.entrySet().stream()
         .map(changed -> changed.getValue().describe() + " of " + changed.getKey()).collect(Collectors.joining(", "));
     for (State state : State.values()) {
-      Core core = core(tablesAt(state));
-      lineage = core.lineage;
-      affected.put(state, madeOfChangedRows(core.rows, changedKeys));
-      steps.add(String.format("rows made of the changed keys (%s), at the %s state", described,
-          state.name().toLowerCase()));
+      List<Dataset<Row>> branches = new ArrayList<>();
+      for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
+        Core core = core(restrictedTo(tablesAt(state), changed.getKey(), changed.getValue()));
+        lineage = core.lineage;
+        branches.add(madeOfChangedRows(core.rows, changed.getKey(), changed.getValue()));
+      }
+      Dataset<Row> rows = branches.stream().reduce(Dataset::unionByName).get();
+      if (branches.size() > 1) {
+        // A row made of changed rows of two tables is found by both tables' passes; its lineage tells it apart.
+        rows = rows.dropDuplicates(seqAsJavaList(rows.queryExecution().analyzed().output()).stream()
+            .map(attribute -> attribute.name()).filter(LineagePlan::isLineage).toArray(String[]::new));
+      }
+      affected.put(state, rows);
+      steps.add(String.format("rows made of the changed keys (%s), a pass per changed table over its changed rows, at "
+          + "the %s state", described, state.name().toLowerCase()));
     }
     if (lineage.hasLeftOuterJoins()) {
       affected = sameIdentity(affected, lineage.identity());
     }
-    return view.isGrouped() ? regrouped(affected) : rejoined(affected, lineage.identity());
+    return view.isGrouped() ? regrouped(affected) : rejoined(affected);
   }
 
-  /** The view's rows of the batch, by running the query over the new state (and the old one, for deletes). */
-  public Dataset<Row> full() {
-    Dataset<Row> current = cached(Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT))));
-    Dataset<Row> previous = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.PREVIOUS)));
-    steps.add("the query over the new state, and deletes of the keys only its result over the old state has");
-    return output(current, false).unionByName(output(notIn(previous, current, view.targetKey(), Function.identity()),
-        true));
+  /**
+   * The view's rows of the batch, by running the query over the new state and deleting the keys its result does not
+   * have: of the rows the target stores (also rows the old state's query no longer yields, as a query reading the
+   * time would), or where none are given, of the query's result over the old state.
+   *
+   * @param stored the target's rows; empty if it has none (before its first commit)
+   */
+  public Dataset<Row> full(Option<Dataset<Row>> stored) {
+    Dataset<Row> current = withKeys(cached(Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT)))));
+    Dataset<Row> before;
+    if (stored.isPresent()) {
+      before = stored.get();
+      steps.add("the query over the new state, and deletes of the target's keys its result does not have");
+    } else {
+      before = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.PREVIOUS)));
+      steps.add("the query over the new state, and deletes of the keys only its result over the old state has");
+    }
+    return output(current, false).unionByName(deletes(notIn(targetKeys(before), current, view.targetKey(),
+        Function.identity()), current.schema(), Function.identity()));
   }
 
   /** What the batch ran, one line per step, in order. */
@@ -148,33 +172,36 @@ public final class ViewBatch {
   }
 
   /**
-   * The rows whose lineage holds a changed key of some table: one pass over the query's rows per state, whatever the
-   * number of changed tables. When one table changed, Spark pushes the filter through the joins into its scan.
+   * The tables with one of them restricted to its changed keys: the other tables' rows reach the query only through
+   * their joins with those rows. A restriction to listed keys is broadcast (it holds at most as many rows as keys).
    */
-  private Dataset<Row> madeOfChangedRows(Dataset<Row> rows, Map<String, Rows> changedKeys) {
-    Column made = lit(false);
-    List<String> matchColumns = new ArrayList<>();
-    for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
-      TableKey key = view.keyOf(changed.getKey());
-      String keyColumn = LineagePlan.keyColumn(key.index());
-      Rows keys = changed.getValue();
-      if (keys.values.isPresent() && key.columns().size() == 1) {
-        made = made.or(col(keyColumn).isin(keys.values.get().stream().map(row -> row.get(0)).toArray()));
-      } else {
-        String match = MATCH_PREFIX + key.index();
-        Dataset<Row> matches = keys.dataset.select(col(keyColumn).as(match));
-        rows = rows.join(broadcast(matches), rows.col(keyColumn).equalTo(matches.col(match)), "left_outer");
-        made = made.or(col(match).isNotNull());
-        matchColumns.add(match);
-      }
+  private Map<String, Dataset<Row>> restrictedTo(Map<String, Dataset<Row>> bound, String table, Rows keys) {
+    Dataset<Row> restricted = restrict(bound.get(table), table, keys);
+    bound.put(table, keys.values.isPresent() ? broadcast(restricted) : restricted);
+    return bound;
+  }
+
+  /**
+   * The rows whose lineage holds a changed key of the table: the rows of a restricted table's pass that are made of
+   * one of its rows (not those a left outer join extends with nulls where the restriction removed the match).
+   */
+  private Dataset<Row> madeOfChangedRows(Dataset<Row> rows, String table, Rows keys) {
+    TableKey key = view.keyOf(table);
+    String keyColumn = LineagePlan.keyColumn(key.index());
+    if (keys.values.isPresent() && key.columns().size() == 1) {
+      return rows.where(col(keyColumn).isin(keys.values.get().stream().map(row -> row.get(0)).toArray()));
     }
-    return rows.where(made).drop(matchColumns.toArray(new String[0]));
+    String match = MATCH_PREFIX + key.index();
+    Dataset<Row> matches = keys.dataset.select(col(keyColumn).as(match));
+    return rows.join(broadcast(matches), rows.col(keyColumn).equalTo(matches.col(match)), "left_semi");
   }
 
   /** With left outer joins: the rows, at each state, of every identity found made of a changed row at either. */
   private Map<State, Dataset<Row>> sameIdentity(Map<State, Dataset<Row>> affected, List<String> identity) {
-    Dataset<Row> identities = affected.get(State.PREVIOUS).unionByName(affected.get(State.CURRENT))
-        .select(identity.stream().map(column -> col(column)).toArray(Column[]::new)).distinct();
+    // Identities only: the states' rows differ in columns where a column was added to a table.
+    Column[] identityColumns = identity.stream().map(column -> col(column)).toArray(Column[]::new);
+    Dataset<Row> identities = affected.get(State.PREVIOUS).select(identityColumns)
+        .unionByName(affected.get(State.CURRENT).select(identityColumns)).distinct();
     Rows ids = rows(identities);
     Map<State, Dataset<Row>> rows = new LinkedHashMap<>();
     for (State state : State.values()) {
@@ -194,14 +221,13 @@ public final class ViewBatch {
   }
 
   /** A join view: the affected rows as of the new state, and deletes of the keys they had only in the old one. */
-  private Dataset<Row> rejoined(Map<State, Dataset<Row>> affected, List<String> identity) {
+  private Dataset<Row> rejoined(Map<State, Dataset<Row>> affected) {
     Column[] columns = view.columns().stream().map(column -> col(quoted(column))).toArray(Column[]::new);
-    Dataset<Row> current = cached(affected.get(State.CURRENT).dropDuplicates(identity.toArray(new String[0]))
-        .select(columns));
-    Dataset<Row> previous = affected.get(State.PREVIOUS).dropDuplicates(identity.toArray(new String[0])).select(columns);
+    Dataset<Row> current = withKeys(cached(affected.get(State.CURRENT).select(columns)));
+    Dataset<Row> previous = targetKeys(affected.get(State.PREVIOUS)).distinct();
     steps.add("upsert those rows as of the new state; delete the keys they had only in the old state");
-    return output(current, false).unionByName(output(notIn(previous, current, view.targetKey(), Function.identity()),
-        true));
+    return output(current, false).unionByName(deletes(notIn(previous, current, view.targetKey(), Function.identity()),
+        current.schema(), Function.identity()));
   }
 
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
@@ -233,19 +259,55 @@ public final class ViewBatch {
     }
     LogicalPlan recomputed = replace(analyzed, grouping,
         grouping.withNewChildren(asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
-    Dataset<Row> current = cached(Dataset.ofRows(spark, recomputed));
+    Dataset<Row> current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
     steps.add(String.format("recompute the %s groups of those rows from the new state, reading only their rows; delete "
         + "those without a row", groups.describe()));
-    // Each deleted group's row: its key columns from the group, the others null.
     Map<String, Integer> groupOfKey = view.groupOfKeyColumn();
-    Dataset<Row> emptied = notIn(groups.dataset, current, view.targetKey(), key -> GROUP_PREFIX + groupOfKey.get(key));
-    List<Column> deleted = new ArrayList<>();
-    for (StructField field : current.schema().fields()) {
-      Integer group = groupOfKey.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(field.name()))
-          .map(Map.Entry::getValue).findFirst().orElse(null);
-      deleted.add((group == null ? lit(null) : col(GROUP_PREFIX + group)).cast(field.dataType()).as(field.name()));
+    Function<String, String> groupColumn = key -> GROUP_PREFIX + groupOfKey.get(key);
+    return output(current, false).unionByName(deletes(notIn(groups.dataset, current, view.targetKey(), groupColumn),
+        current.schema(), groupColumn));
+  }
+
+  /** The target's record key columns of rows of the query. */
+  private Dataset<Row> targetKeys(Dataset<Row> rows) {
+    return rows.select(view.targetKey().stream().map(column -> col(quoted(column))).toArray(Column[]::new));
+  }
+
+  /**
+   * Rows deleting the target's rows of some keys, in the schema of the rows written beside them (a column added to a
+   * table since the old state included): the key columns from {@code keys}, every other column null.
+   *
+   * @param columnOfKey the column of {@code keys} holding each record key column
+   */
+  private Dataset<Row> deletes(Dataset<Row> keys, StructType schema, Function<String, String> columnOfKey) {
+    List<Column> columns = new ArrayList<>();
+    for (StructField field : schema.fields()) {
+      Option<String> key = Option.fromJavaOptional(view.targetKey().stream()
+          .filter(column -> column.equalsIgnoreCase(field.name())).findFirst());
+      columns.add((key.isPresent() ? col(quoted(columnOfKey.apply(key.get()))) : lit(null)).cast(field.dataType())
+          .as(field.name()));
     }
-    return output(current, false).unionByName(output(emptied.select(deleted.toArray(new Column[0])), true));
+    return output(keys.select(columns.toArray(new Column[0])), true);
+  }
+
+  /**
+   * The rows to write, checked to have a record key: Hudi cannot write a row whose record key columns are all null (a
+   * NULL group, a column a left outer join leaves null), and would fail inside the commit.
+   */
+  private Dataset<Row> withKeys(Dataset<Row> rows) {
+    Column noKey = lit(true);
+    for (String column : view.targetKey()) {
+      noKey = noKey.and(col(quoted(column)).isNull());
+    }
+    List<Row> unkeyed = rows.where(noKey).limit(1).collectAsList();
+    if (!unkeyed.isEmpty()) {
+      throw new IllegalArgumentException(String.format("the view's result holds a row whose record key %s is null "
+          + "(%s), which Hudi cannot write: a GROUP BY of a column that is null in a row (also one a LEFT JOIN leaves "
+          + "null), or a null source value. Map the nulls to a value below the GROUP BY (SELECT country, count(*) FROM "
+          + "(SELECT coalesce(u.country, 'none') AS country ...) GROUP BY country) or filter those rows out",
+          view.targetKey(), unkeyed.get(0)));
+    }
+    return rows;
   }
 
   /** The query's join part at one binding of the tables, with lineage; a grouped view's rows as their groups. */
