@@ -80,12 +80,13 @@ class TestViewRisks {
   void rowThatAgesOutOfTimeFilteredViewIsDeletedByFullRecompute() throws Exception {
     View view = new View("SELECT order_id, amount FROM <TABLE:orders> WHERE timestamp_millis(ts) > current_timestamp()",
         "order_id").strategy(ViewStrategy.AUTO);
-    long agesOut = System.currentTimeMillis() + 30_000;
+    // Far enough ahead that the first sync ends before it on a loaded machine (a sync takes 10-30 s there).
+    long agesOut = System.currentTimeMillis() + 60_000;
     view.orders(order("o1", "u1", 10, agesOut), order("o2", "u1", 20, agesOut + 3_600_000));
     view.users(user("u1", "ann", 1));
     view.sync();
     assertEquals(List.of("[o1,10.0]", "[o2,20.0]"), view.rows(view.target()), "o1 has not aged out yet: a sync took "
-        + "longer than 30 s");
+        + "longer than 60 s");
 
     Thread.sleep(Math.max(0, agesOut - System.currentTimeMillis() + 1_000));
     view.orders(order("o3", "u1", 30, agesOut + 3_600_000));
