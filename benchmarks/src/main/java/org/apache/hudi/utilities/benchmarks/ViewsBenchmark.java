@@ -21,8 +21,10 @@ package org.apache.hudi.utilities.benchmarks;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.sources.InputBatch;
+import org.apache.hudi.utilities.streamer.HoodieStreamerMetrics;
 import org.apache.hudi.utilities.testutils.ExactJoins;
 import org.apache.hudi.utilities.testutils.LocalSpark;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
@@ -59,7 +61,8 @@ final class ViewsBenchmark implements Benchmark {
   public String description() {
     return "views over a star schema: derived incremental plan vs full recompute per change fraction; args: fact row "
         + "counts (default 100000); options fractions=0.0001,0.001,0.01,0.05,0.2 views=all (or names, '|'-separated) "
-        + "target=COPY_ON_WRITE (or MERGE_ON_READ) buckets=0 (the targets' Bloom index; N: a bucket index of N buckets)";
+        + "target=COPY_ON_WRITE (or MERGE_ON_READ) buckets=0 (the targets' Bloom index; N: a bucket index of N buckets) "
+        + "fact=LATEST_STATE (or CDC: the fact keeps change data and is read as CDC deltas)";
   }
 
   /** A view: its SQL over table placeholders and its target's record key. */
@@ -106,7 +109,8 @@ final class ViewsBenchmark implements Benchmark {
   @Override
   public void run(List<String> args, PrintStream out) throws Exception {
     SizesAndOptions options = SizesAndOptions.parse(args, 100_000,
-        Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all", "target", "COPY_ON_WRITE", "buckets", "0"));
+        Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all", "target", "COPY_ON_WRITE", "buckets", "0",
+            "fact", "LATEST_STATE"));
     SparkSession spark = LocalSpark.start("views-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<View> chosen = new ArrayList<>();
@@ -123,7 +127,7 @@ final class ViewsBenchmark implements Benchmark {
     for (int facts : options.sizes()) {
       for (View view : chosen) {
         try (WorkDirectory dir = WorkDirectory.create("views-" + facts + "-" + view.name)) {
-          Star star = new Star(spark, jsc, dir, facts);
+          Star star = new Star(spark, jsc, dir, facts, options.option("fact").equalsIgnoreCase("CDC"));
           String incrTarget = dir.tablePath("target-incremental");
           String fullTarget = dir.tablePath("target-full");
           HudiTableWriter target = HudiTableWriter.nonPartitioned("target", view.key).withOrderingField("commit_order")
@@ -132,18 +136,18 @@ final class ViewsBenchmark implements Benchmark {
             target = target.withBucketIndex(options.intOption("buckets"));
           }
           String sqlFile = dir.sqlFile(view.sql);
-          Dataset<Row> initial = star.batch(sqlFile, view.key, "FULL", Option.empty()).rows;
+          Dataset<Row> initial = star.batch(sqlFile, view.key, "FULL", Option.empty(), incrTarget).rows;
           initial.persist();
           target.write(initial, WriteOperationType.BULK_INSERT, incrTarget);
           target.write(initial, WriteOperationType.BULK_INSERT, fullTarget);
           initial.unpersist();
           for (String fraction : options.option("fractions").split(",")) {
             String checkpoint = star.change(Double.parseDouble(fraction));
-            ViewRun auto = star.batch(sqlFile, view.key, "AUTO", Option.of(checkpoint));
-            Timed incremental = Timed.batch(() -> star.batch(sqlFile, view.key, "STRICT", Option.of(checkpoint)), target,
-                incrTarget);
-            Timed full = Timed.batch(() -> star.batch(sqlFile, view.key, "FULL", Option.of(checkpoint)), target,
-                fullTarget);
+            ViewRun auto = star.batch(sqlFile, view.key, "AUTO", Option.of(checkpoint), incrTarget);
+            Timed incremental = Timed.batch(() -> star.batch(sqlFile, view.key, "STRICT", Option.of(checkpoint),
+                incrTarget), target, incrTarget);
+            Timed full = Timed.batch(() -> star.batch(sqlFile, view.key, "FULL", Option.of(checkpoint), fullTarget),
+                target, fullTarget);
             double incrMs = incremental.totalMs;
             double fullMs = full.totalMs;
             star.assertSameRows(incrTarget, fullTarget, view.name);
@@ -272,11 +276,14 @@ final class ViewsBenchmark implements Benchmark {
     private final int products;
     private final Map<String, String> paths = new LinkedHashMap<>();
     private final Map<String, HudiTableWriter> writers = new LinkedHashMap<>();
+    private final boolean changeData;
     private int nextSale;
     private int round;
 
-    Star(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int facts) {
+    /** @param changeData whether the fact keeps change data, and batches read it as CDC deltas */
+    Star(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int facts, boolean changeData) {
       this.spark = spark;
+      this.changeData = changeData;
       this.jsc = jsc;
       this.facts = facts;
       this.customers = Math.max(100, facts / 50);
@@ -285,7 +292,8 @@ final class ViewsBenchmark implements Benchmark {
         String key = table.equals("sales") ? "sale_id" : table.equals("customers") ? "customer_id"
             : table.equals("products") ? "product_id" : table.equals("stores") ? "store_id" : "region_id";
         paths.put(table, dir.tablePath(table));
-        writers.put(table, HudiTableWriter.nonPartitioned(table, key).withoutMetadataTable());
+        HudiTableWriter writer = HudiTableWriter.nonPartitioned(table, key).withoutMetadataTable();
+        writers.put(table, changeData && table.equals("sales") ? writer.withChangeData() : writer);
       }
       write("sales", salesSql(0, facts, 0), WriteOperationType.BULK_INSERT);
       write("customers", "SELECT format_string('c%08d', id) AS customer_id, concat('name', id) AS name, "
@@ -346,8 +354,11 @@ final class ViewsBenchmark implements Benchmark {
       writers.get(table).write(spark.sql(sql), operation, paths.get(table));
     }
 
-    /** One batch from the checkpoint (all of each table without one), through the source and the view transformer. */
-    ViewRun batch(String sqlFile, String key, String strategy, Option<String> checkpoint) {
+    /**
+     * One batch from the checkpoint (all of each table without one), through the source and the view transformer, for
+     * a target (whose stored rows a full recompute deletes against, and a grouped view's state is read from).
+     */
+    ViewRun batch(String sqlFile, String key, String strategy, Option<String> checkpoint, String targetPath) {
       TypedProperties props = new TypedProperties();
       props.setProperty("hoodie.streamer.source.multi.hudi.tables", String.join(",", paths.keySet()));
       paths.forEach((table, path) -> {
@@ -358,7 +369,13 @@ final class ViewsBenchmark implements Benchmark {
       props.setProperty("hoodie.streamer.transformer.sql.file", sqlFile);
       props.setProperty("hoodie.streamer.transformer.view.strategy", strategy);
       props.setProperty("hoodie.datasource.write.recordkey.field", key);
-      InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null)
+      if (changeData) {
+        props.setProperty("hoodie.streamer.source.hudi.sales.incr.format", "CDC");
+      }
+      // The source learns its target from the Streamer's ingestion metrics (off here: nothing is published).
+      HoodieStreamerMetrics metrics = new HoodieStreamerMetrics(HoodieWriteConfig.newBuilder().withPath(targetPath)
+          .build());
+      InputBatch<Dataset<Row>> batch = new HoodieIncrMultiSource(props, jsc, spark, null, metrics)
           .fetchNext(checkpoint, Long.MAX_VALUE);
       MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
       Dataset<Row> rows = transformer.apply(jsc, spark, batch.getBatch().get(), props);

@@ -34,6 +34,9 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -128,8 +131,14 @@ public final class ViewTableReader {
       checkKeysUnique(table, after, changedKeys, recordKey, next.get());
     }
     long recordsWritten = SourceTimeline.writtenIn(metadata.values()).records();
-    return new ViewTableReader(table, recordKey, new TableState(before, after, Option.of(changedKeys)), recordsWritten,
-        estimatedRows(after, metadata));
+    TableState state = new TableState(before, after, Option.of(changedKeys));
+    if (format == DeltaFormat.CDC && sameColumns(delta, before, ChangeDataReader.BEFORE)
+        && sameColumns(delta, after, ChangeDataReader.AFTER)) {
+      // The images are the changed keys' rows in each state: a pass restricted to them reads no snapshot.
+      state = state.withChangedRows(image(delta, before, ChangeDataReader.BEFORE), image(delta, after,
+          ChangeDataReader.AFTER));
+    }
+    return new ViewTableReader(table, recordKey, state, recordsWritten, estimatedRows(after, metadata));
   }
 
   public String table() {
@@ -247,6 +256,32 @@ public final class ViewTableReader {
       }
     }
     return bytes == 0 ? DEFAULT_RECORDS_PER_BYTE : (double) records / bytes;
+  }
+
+  /** The rows of a CDC delta's image column that hold one, as rows of the state's columns. */
+  private static Dataset<Row> image(Dataset<Row> delta, Dataset<Row> state, String image) {
+    return delta.where(col(image).isNotNull()).select(Arrays.stream(state.columns())
+        .map(column -> col(image + "." + quoted(column)).as(column)).toArray(Column[]::new));
+  }
+
+  /** Whether a CDC delta's image holds the state's columns, of the same types (not so after a column was added). */
+  private static boolean sameColumns(Dataset<Row> delta, Dataset<Row> state, String image) {
+    DataType imageType = delta.schema().apply(image).dataType();
+    if (!(imageType instanceof StructType)) {
+      return false;
+    }
+    StructField[] imageFields = ((StructType) imageType).fields();
+    StructField[] stateFields = state.schema().fields();
+    if (imageFields.length != stateFields.length) {
+      return false;
+    }
+    for (int i = 0; i < stateFields.length; i++) {
+      if (!imageFields[i].name().equals(stateFields[i].name())
+          || !imageFields[i].dataType().sameType(stateFields[i].dataType())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Dataset<Row> withoutMetaColumns(Dataset<Row> rows) {

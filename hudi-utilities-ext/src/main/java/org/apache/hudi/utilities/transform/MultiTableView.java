@@ -189,8 +189,8 @@ final class MultiTableView {
     }
     Dataset<Row> rows;
     try {
-      rows = incremental ? viewBatch.incremental()
-          : viewBatch.full(manifest.target().flatMap(target -> ViewTarget.stored(spark, target)));
+      Option<Dataset<Row>> stored = manifest.target().flatMap(target -> ViewTarget.stored(spark, target));
+      rows = incremental ? viewBatch.incremental(stored) : viewBatch.full(stored);
     } catch (IllegalArgumentException e) {
       throw new HoodieTransformPlanException(String.format("Cannot write the view of %s: %s. Nothing was committed.",
           sqlFile, e.getMessage()), e);

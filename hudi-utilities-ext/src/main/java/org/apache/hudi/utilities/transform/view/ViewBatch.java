@@ -37,6 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,8 +97,13 @@ public final class ViewBatch {
     PREVIOUS, CURRENT
   }
 
-  /** The view's rows of the batch, by recomputing the rows the changed table rows can reach. */
-  public Dataset<Row> incremental() {
+  /**
+   * The view's rows of the batch, by recomputing the rows the changed table rows can reach.
+   *
+   * @param stored the target's rows; empty if it has none (before its first commit). A grouped view that keeps
+   *               {@link AggregateState} updates its groups from the state these rows hold.
+   */
+  public Dataset<Row> incremental(Option<Dataset<Row>> stored) {
     view.refusal().ifPresent(reason -> {
       throw new IllegalStateException("The view cannot be maintained incrementally: " + reason);
     });
@@ -116,11 +122,13 @@ public final class ViewBatch {
     Map<State, Dataset<Row>> affected = new LinkedHashMap<>();
     LineagePlan lineage = null;
     String described = changedKeys.entrySet().stream()
-        .map(changed -> changed.getValue().describe() + " of " + changed.getKey()).collect(Collectors.joining(", "));
+        .map(changed -> changed.getValue().describe() + " of " + changed.getKey()
+            + (tables.get(changed.getKey()).changedRowsAfter().isPresent() ? ", their rows from the delta's images" : ""))
+        .collect(Collectors.joining(", "));
     for (State state : State.values()) {
       List<Dataset<Row>> branches = new ArrayList<>();
       for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
-        Core core = core(restrictedTo(tablesAt(state), changed.getKey(), changed.getValue()));
+        Core core = core(restrictedTo(tablesAt(state), changed.getKey(), changed.getValue(), state));
         lineage = core.lineage;
         branches.add(madeOfChangedRows(core.rows, changed.getKey(), changed.getValue()));
       }
@@ -137,7 +145,21 @@ public final class ViewBatch {
     if (lineage.hasLeftOuterJoins()) {
       affected = sameIdentity(affected, lineage.identity());
     }
-    return view.isGrouped() ? regrouped(affected) : rejoined(affected);
+    if (!view.isGrouped()) {
+      return rejoined(affected);
+    }
+    AggregateState state = view.aggregateState();
+    if (!state.isKept()) {
+      steps.add("the view keeps no aggregate state: " + state.notKeptBecause().get());
+    } else if (stored.isPresent() && holdsState(stored.get())) {
+      Option<Dataset<Row>> updated = updatedFromState(affected, stored.get());
+      if (updated.isPresent()) {
+        return updated.get();
+      }
+    } else {
+      steps.add("the target holds no aggregate state yet (it is written with this batch's groups)");
+    }
+    return regrouped(affected);
   }
 
   /**
@@ -148,7 +170,7 @@ public final class ViewBatch {
    * @param stored the target's rows; empty if it has none (before its first commit)
    */
   public Dataset<Row> full(Option<Dataset<Row>> stored) {
-    Dataset<Row> current = withKeys(cached(Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT)))));
+    Dataset<Row> current = withKeys(cached(result(view.query().analyze(tablesAt(State.CURRENT)))));
     Dataset<Row> before;
     if (stored.isPresent()) {
       before = stored.get();
@@ -173,10 +195,16 @@ public final class ViewBatch {
 
   /**
    * The tables with one of them restricted to its changed keys: the other tables' rows reach the query only through
-   * their joins with those rows. A restriction to listed keys is broadcast (it holds at most as many rows as keys).
+   * their joins with those rows. The changed keys' rows are read from the delta where it holds them (a CDC delta's
+   * images), else from the state by key. A restriction to listed keys is broadcast (it holds at most as many rows as
+   * keys).
    */
-  private Map<String, Dataset<Row>> restrictedTo(Map<String, Dataset<Row>> bound, String table, Rows keys) {
-    Dataset<Row> restricted = restrict(bound.get(table), table, keys);
+  private Map<String, Dataset<Row>> restrictedTo(Map<String, Dataset<Row>> bound, String table, Rows keys,
+                                                 State state) {
+    TableState tableState = tables.get(table);
+    Option<Dataset<Row>> changedRows = state == State.CURRENT ? tableState.changedRowsAfter()
+        : tableState.changedRowsBefore();
+    Dataset<Row> restricted = changedRows.isPresent() ? changedRows.get() : restrict(bound.get(table), table, keys);
     bound.put(table, keys.values.isPresent() ? broadcast(restricted) : restricted);
     return bound;
   }
@@ -230,6 +258,66 @@ public final class ViewBatch {
         current.schema(), Function.identity()));
   }
 
+  /** Whether the target's rows hold the view's aggregate state (not if written before the view kept it). */
+  private boolean holdsState(Dataset<Row> stored) {
+    return Arrays.asList(stored.schema().fieldNames()).containsAll(view.aggregateState().columns());
+  }
+
+  /**
+   * A grouped view keeping {@link AggregateState}: each group of the affected rows updated from the state the target
+   * stores, by what its affected rows contribute as of the new state less what they did as of the old; deletes of the
+   * groups left without a row. Empty if the target's row of such a group holds no state (written before the view kept
+   * it): the groups are then recomputed.
+   *
+   * @throws IllegalArgumentException if the target's state and the change disagree (a group would have fewer than no
+   *                                  rows): the target was not written by this view's batches alone
+   */
+  private Option<Dataset<Row>> updatedFromState(Map<State, Dataset<Row>> affected, Dataset<Row> stored) {
+    AggregateState state = view.aggregateState();
+    List<String> groupColumns = Arrays.stream(affected.get(State.CURRENT).columns())
+        .filter(column -> column.startsWith(GROUP_PREFIX)).collect(Collectors.toList());
+    Dataset<Row> change = state.change(affected.get(State.PREVIOUS), affected.get(State.CURRENT), groupColumns);
+    Dataset<Row> updated = cached(state.updated(change, stored, groupColumns, view.groupOfKeyColumn()));
+    Column rows = col(AggregateState.ROWS);
+    Column unstated = col(AggregateState.STORED).and(col(AggregateState.STORED_ROWS).isNull());
+    Column disagrees = rows.lt(0);
+    for (String count : state.countColumns()) {
+      disagrees = disagrees.or(rows.equalTo(0).and(col(quoted(count)).notEqual(0)));
+    }
+    List<Row> wrong = updated.where(unstated.or(disagrees)).limit(1).collectAsList();
+    if (!wrong.isEmpty() && wrong.get(0).<Boolean>getAs(AggregateState.STORED)
+        && wrong.get(0).isNullAt(wrong.get(0).fieldIndex(AggregateState.STORED_ROWS))) {
+      steps.add("the target's row of a changed group holds no aggregate state (written before the view kept it)");
+      return Option.empty();
+    }
+    if (!wrong.isEmpty()) {
+      throw new IllegalArgumentException(String.format("the aggregate state the target stores for a group disagrees "
+          + "with the tables' change (the group, its state updated: %s): the target was written by another job too, "
+          + "or a source's commits were read twice or skipped. Run one batch with the view's strategy FULL, which "
+          + "rewrites every group and its state from the tables", wrong.get(0)));
+    }
+    Column[] written = state.writtenColumns().stream().map(column -> col(quoted(column))).toArray(Column[]::new);
+    Dataset<Row> current = withKeys(updated.where(rows.gt(0)).select(written));
+    steps.add("update the groups of those rows from the aggregate state the target stores: add what their rows as of "
+        + "the new state contribute, take away what they contributed as of the old; delete the groups left without a "
+        + "row");
+    return Option.of(output(current, false).unionByName(deletes(updated.where(rows.leq(0)), current.schema(),
+        Function.identity())));
+  }
+
+  /**
+   * The query's result over a binding of the tables: for a grouped view keeping {@link AggregateState}, with the
+   * state's columns.
+   */
+  private Dataset<Row> result(LogicalPlan analyzed) {
+    if (!view.aggregateState().isKept()) {
+      return Dataset.ofRows(spark, analyzed);
+    }
+    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
+    return AggregateState.of(analyzed, grouping).aggregated(Dataset.ofRows(spark, grouping.children().head()),
+        ViewDefinition.groupingExpressions(grouping));
+  }
+
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
   private Dataset<Row> regrouped(Map<State, Dataset<Row>> affected) {
     LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
@@ -257,9 +345,14 @@ public final class ViewBatch {
       }
       restricted = input.join(keys, condition, "left_semi");
     }
-    LogicalPlan recomputed = replace(analyzed, grouping,
-        grouping.withNewChildren(asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
-    Dataset<Row> current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
+    Dataset<Row> current;
+    if (view.aggregateState().isKept()) {
+      current = withKeys(cached(AggregateState.of(analyzed, grouping).aggregated(restricted, groupingExpressions)));
+    } else {
+      LogicalPlan recomputed = replace(analyzed, grouping, grouping.withNewChildren(
+          asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
+      current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
+    }
     steps.add(String.format("recompute the %s groups of those rows from the new state, reading only their rows; delete "
         + "those without a row", groups.describe()));
     Map<String, Integer> groupOfKey = view.groupOfKeyColumn();
@@ -325,6 +418,9 @@ public final class ViewBatch {
       }
       seqAsJavaList(plan.output()).stream().filter(attribute -> LineagePlan.isLineage(attribute.name()))
           .forEach(projected::add);
+      if (view.aggregateState().isKept()) {
+        projected.addAll(AggregateState.of(analyzed, grouping.get()).inputs());
+      }
       plan = new Project(asScalaBuffer(projected).toSeq(), plan);
     }
     return new Core(Dataset.ofRows(spark, plan), lineage);
@@ -384,7 +480,7 @@ public final class ViewBatch {
   }
 
   private Dataset<Row> emptyRows() {
-    Dataset<Row> result = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.CURRENT)));
+    Dataset<Row> result = result(view.query().analyze(tablesAt(State.CURRENT)));
     return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
         result.schema());
   }

@@ -71,9 +71,11 @@ public final class ViewDefinition {
   private final List<String> columns;
   private final boolean grouped;
   private final Map<String, Integer> groupOfKeyColumn;
+  private final AggregateState aggregateState;
 
   private ViewDefinition(ViewQuery query, Map<String, TableKey> keyOfTable, List<String> targetKey, ViewShape shape,
-                         List<String> columns, boolean grouped, Map<String, Integer> groupOfKeyColumn) {
+                         List<String> columns, boolean grouped, Map<String, Integer> groupOfKeyColumn,
+                         AggregateState aggregateState) {
     this.query = query;
     this.keyOfTable = keyOfTable;
     this.targetKey = targetKey;
@@ -81,6 +83,7 @@ public final class ViewDefinition {
     this.columns = columns;
     this.grouped = grouped;
     this.groupOfKeyColumn = groupOfKeyColumn;
+    this.aggregateState = aggregateState;
     Map<String, TableKey> keyOfView = new LinkedHashMap<>();
     query.viewOfTable().forEach((table, view) -> keyOfView.put(view, keyOfTable.get(table)));
     this.keyOfView = keyOfView;
@@ -106,10 +109,11 @@ public final class ViewDefinition {
     ViewShape shape = ViewShape.of(analyzed, tableOfView, recordKeys);
     List<String> columns = seqAsJavaList(analyzed.output()).stream().map(Attribute::name).collect(Collectors.toList());
     for (String column : columns) {
-      if (column.equalsIgnoreCase(IS_DELETED) || column.equalsIgnoreCase(COMMIT_ORDER) || LineagePlan.isLineage(column)) {
+      if (column.equalsIgnoreCase(IS_DELETED) || column.equalsIgnoreCase(COMMIT_ORDER) || LineagePlan.isLineage(column)
+          || column.toLowerCase(Locale.ROOT).startsWith(AggregateState.PREFIX)) {
         throw new IllegalArgumentException(String.format("The view's query outputs a column named '%s', which the view "
-            + "adds to each row itself (%s, %s) or uses internally (%s*): rename the column in the query", column,
-            IS_DELETED, COMMIT_ORDER, LineagePlan.PREFIX));
+            + "adds to each row itself (%s, %s, %s*) or uses internally (%s*): rename the column in the query", column,
+            IS_DELETED, COMMIT_ORDER, AggregateState.PREFIX, LineagePlan.PREFIX));
       }
     }
     Option<LogicalPlan> grouping = groupingOf(analyzed);
@@ -134,7 +138,11 @@ public final class ViewDefinition {
         }
       }
     }
-    return new ViewDefinition(query, keyOfTable, targetKey, shape, columns, grouping.isPresent(), groupOfKeyColumn);
+    AggregateState aggregateState = grouping.isPresent() && !shape.refusal().isPresent()
+        ? AggregateState.of(analyzed, grouping.get())
+        : AggregateState.notKept(grouping.isPresent() ? "the view cannot be maintained incrementally" : "it has no GROUP BY");
+    return new ViewDefinition(query, keyOfTable, targetKey, shape, columns, grouping.isPresent(), groupOfKeyColumn,
+        aggregateState);
   }
 
   /**
@@ -230,6 +238,11 @@ public final class ViewDefinition {
   /** For a grouped view: the index of the grouping expression each record key column holds. */
   Map<String, Integer> groupOfKeyColumn() {
     return Collections.unmodifiableMap(groupOfKeyColumn);
+  }
+
+  /** The state a grouped view keeps per group in its target (none for a join view, or a grouped one it cannot keep). */
+  AggregateState aggregateState() {
+    return aggregateState;
   }
 
   TableKey keyOf(String table) {

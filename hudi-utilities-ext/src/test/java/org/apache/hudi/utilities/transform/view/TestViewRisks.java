@@ -20,21 +20,12 @@ package org.apache.hudi.utilities.transform.view;
 
 import org.apache.hudi.client.SparkRDDWriteClient;
 import org.apache.hudi.client.common.HoodieSparkEngineContext;
-import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.keygen.SimpleKeyGenerator;
-import org.apache.hudi.utilities.config.HoodieViewConfig;
 import org.apache.hudi.utilities.config.ViewStrategy;
-import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
-import org.apache.hudi.utilities.testutils.StreamerJob;
 
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
@@ -46,14 +37,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
-import static org.apache.hudi.utilities.testutils.HudiTables.USERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -78,7 +66,7 @@ class TestViewRisks {
    */
   @Test
   void rowThatAgesOutOfTimeFilteredViewIsDeletedByFullRecompute() throws Exception {
-    View view = new View("SELECT order_id, amount FROM <TABLE:orders> WHERE timestamp_millis(ts) > current_timestamp()",
+    ViewJob view = new ViewJob(dir, "SELECT order_id, amount FROM <TABLE:orders> WHERE timestamp_millis(ts) > current_timestamp()",
         "order_id").strategy(ViewStrategy.AUTO);
     // Far enough ahead that the first sync ends before it on a loaded machine (a sync takes 10-30 s there).
     long agesOut = System.currentTimeMillis() + 60_000;
@@ -100,7 +88,7 @@ class TestViewRisks {
   @EnumSource(value = ViewStrategy.class, names = {"STRICT", "FULL"})
   void columnAddedToSourceReachesTargetOfSelectStarView(ViewStrategy strategy) throws Exception {
     String sql = "SELECT o.*, u.user_name FROM <TABLE:orders> o LEFT JOIN <TABLE:users> u ON o.user_id = u.user_id";
-    View view = new View(sql, "order_id").strategy(strategy);
+    ViewJob view = new ViewJob(dir, sql, "order_id").strategy(strategy);
     view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u2", 30, 1));
     view.users(user("u1", "ann", 1));
     view.sync();
@@ -118,7 +106,7 @@ class TestViewRisks {
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = ViewStrategy.class, names = {"STRICT", "FULL"})
   void nullRecordKeyFailsBeforeAnythingIsCommitted(ViewStrategy strategy) throws Exception {
-    View view = new View("SELECT u.user_name, count(*) AS n FROM <TABLE:orders> o LEFT JOIN <TABLE:users> u "
+    ViewJob view = new ViewJob(dir, "SELECT u.user_name, count(*) AS n FROM <TABLE:orders> o LEFT JOIN <TABLE:users> u "
         + "ON o.user_id = u.user_id GROUP BY u.user_name", "user_name").strategy(strategy);
     view.orders(order("o1", "u1", 10, 1), order("o2", "u9", 20, 1));
     view.users(user("u1", "ann", 1));
@@ -133,7 +121,7 @@ class TestViewRisks {
   /** Risk 7: the ordering check read only the property, not --source-ordering-field, which orders the records. */
   @Test
   void orderingFieldGivenOnlyOnTheCommandLineIsChecked() throws Exception {
-    View view = new View(ORDERS_WITH_USERS, "order_id");
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
     view.job.orderingField("amount").withoutProperty("hoodie.datasource.write.precombine.field");
     view.orders(order("o1", "u1", 10, 1));
     view.users(user("u1", "ann", 1));
@@ -148,7 +136,7 @@ class TestViewRisks {
   /** Risk 3: a partition column outside the record key left a moved row's old copy, and deletes without partition. */
   @Test
   void partitionedTargetMustBePartitionedByRecordKeyColumns() throws Exception {
-    View view = new View(ORDERS_WITH_USERS, "order_id").partitionedBy("user_name");
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id").partitionedBy("user_name");
     view.orders(order("o1", "u1", 10, 1));
     view.users(user("u1", "ann", 1));
 
@@ -162,7 +150,7 @@ class TestViewRisks {
   /** Risk 3, the supported form: a grouped target partitioned by its group column; an emptied group is deleted. */
   @Test
   void groupedTargetPartitionedByGroupColumnDeletesEmptiedGroups() throws Exception {
-    View view = new View("SELECT u.user_name, count(*) AS n, sum(o.amount) AS total FROM <TABLE:orders> o "
+    ViewJob view = new ViewJob(dir, "SELECT u.user_name, count(*) AS n, sum(o.amount) AS total FROM <TABLE:orders> o "
         + "JOIN <TABLE:users> u ON o.user_id = u.user_id GROUP BY u.user_name", "user_name")
         .partitionedBy("user_name");
     view.orders(order("o1", "u1", 10, 1), order("o2", "u2", 20, 1), order("o3", "u2", 30, 1));
@@ -182,7 +170,7 @@ class TestViewRisks {
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = ViewStrategy.class, names = {"STRICT", "FULL"})
   void sourceHoldingRecordKeyTwiceFailsNamingTheTable(ViewStrategy strategy) throws Exception {
-    View view = new View(ORDERS_WITH_USERS, "order_id").strategy(strategy);
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id").strategy(strategy);
     Map<String, String> bulkInsert = Map.of("hoodie.datasource.write.operation", "bulk_insert");
     view.orders(bulkInsert, ORDERS, order("o1", "u1", 10, 1), order("o2", "u1", 20, 1));
     view.orders(bulkInsert, ORDERS, order("o1", "u1", 11, 2));
@@ -198,7 +186,7 @@ class TestViewRisks {
   /** Risk 5: a restore took back commits the view had read, and their rows stayed in the target. */
   @Test
   void restoreOfCommitsTheViewReadFailsTheBatch() throws Exception {
-    View view = new View(ORDERS_WITH_USERS, "order_id");
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
     String first = view.orders(order("o1", "u1", 10, 1));
     String second = view.orders(order("o2", "u1", 20, 1));
     view.users(user("u1", "ann", 1));
@@ -222,7 +210,7 @@ class TestViewRisks {
    */
   @Test
   void recordDroppedOnMergeByPayloadIsDeletedFromTarget() throws Exception {
-    View view = new View(ORDERS_WITH_USERS, "order_id");
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
     Map<String, String> droppingPayload = Map.of("hoodie.datasource.write.payload.class",
         DroppingOnMergePayload.class.getName());
     HudiTables.upsert(view.orders, "orders", "MERGE_ON_READ", "order_id", ORDERS, droppingPayload,
@@ -237,78 +225,5 @@ class TestViewRisks {
 
     assertEquals(List.of("[o1,10.0,ann]"), view.rows(view.target().select("order_id", "amount", "user_name")));
     view.assertTargetIsTheQuery();
-  }
-
-  /** A view job over orders (COPY_ON_WRITE) and users into a COPY_ON_WRITE target. */
-  private final class View {
-    private final String sql;
-    private final String orders = dir.resolve("orders").toUri().toString();
-    private final String users = dir.resolve("users").toUri().toString();
-    private final String target = dir.resolve("target").toUri().toString();
-    private final StreamerJob job;
-
-    View(String sql, String targetKey) {
-      this.sql = sql;
-      job = StreamerJob.ordersAndUsers(dir, orders, users, target)
-          .property("hoodie.datasource.write.recordkey.field", targetKey)
-          .property(HoodieViewConfig.STRATEGY.key(), ViewStrategy.STRICT.name())
-          .orderingField(ViewDefinition.COMMIT_ORDER)
-          .sql(sql);
-    }
-
-    View strategy(ViewStrategy strategy) {
-      job.property(HoodieViewConfig.STRATEGY.key(), strategy.name());
-      return this;
-    }
-
-    View partitionedBy(String column) {
-      job.property("hoodie.datasource.write.partitionpath.field", column)
-          .property("hoodie.datasource.write.keygenerator.class", SimpleKeyGenerator.class.getName());
-      return this;
-    }
-
-    String orders(Row... rows) {
-      return orders(Map.of(), ORDERS, rows);
-    }
-
-    String orders(Map<String, String> writeOptions, StructType schema, Row... rows) {
-      return HudiTables.upsert(orders, "orders", "COPY_ON_WRITE", "order_id", schema, writeOptions, rows);
-    }
-
-    void users(Row... rows) {
-      HudiTables.upsert(users, "users", "COPY_ON_WRITE", "user_id", USERS, rows);
-    }
-
-    void sync() throws Exception {
-      job.syncInProcess();
-    }
-
-    String failingSync() {
-      return FailureMessages.of(assertThrows(Exception.class, job::syncInProcess));
-    }
-
-    Dataset<Row> target() {
-      return SharedSpark.session().read().format("hudi").load(target)
-          .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0]))
-          .drop(ViewDefinition.IS_DELETED, ViewDefinition.COMMIT_ORDER);
-    }
-
-    /** The target equals the query over the tables as they are (no commit since the sync), as multisets of rows. */
-    void assertTargetIsTheQuery() {
-      String bound = sql;
-      for (String table : List.of("orders", "users")) {
-        SharedSpark.session().read().format("hudi").load(table.equals("orders") ? orders : users)
-            .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0])).createOrReplaceTempView("risk_" + table);
-        bound = bound.replace("<TABLE:" + table + ">", "risk_" + table);
-      }
-      Dataset<Row> expected = SharedSpark.session().sql(bound);
-      Column[] columns = Arrays.stream(expected.columns()).map(functions::col).toArray(Column[]::new);
-      assertEquals(rows(expected), rows(target().select(columns)), "the target differs from the view's query");
-    }
-
-    /** A multiset of rows: their texts, sorted, duplicates kept. */
-    List<String> rows(Dataset<Row> rows) {
-      return rows.collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
-    }
   }
 }

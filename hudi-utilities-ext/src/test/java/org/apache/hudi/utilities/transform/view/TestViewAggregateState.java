@@ -1,0 +1,111 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.transform.view;
+
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
+import org.apache.hudi.utilities.testutils.HudiTables;
+import org.apache.hudi.utilities.testutils.SharedSpark;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.apache.hudi.utilities.testutils.HudiTables.order;
+import static org.apache.hudi.utilities.testutils.HudiTables.user;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A grouped view keeping {@link AggregateState}: given orders and a view of COUNT, SUM and AVG per user, when the stock
+ * Streamer syncs changes, then each changed group is updated from the state its target row stores, a group whose last
+ * row goes is deleted, and a state that disagrees with the change fails the batch before anything is committed.
+ */
+class TestViewAggregateState {
+
+  private static final String PER_USER = "SELECT user_id, count(*) AS n, sum(amount) AS total, avg(amount) AS mean "
+      + "FROM <TABLE:orders> GROUP BY user_id";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void groupsAreUpdatedFromTheirStoredStateAndAGroupWithoutRowsIsDeleted() throws Exception {
+    ViewJob view = new ViewJob(dir, PER_USER, "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u2", 5, 1));
+    view.sync();
+    assertEquals(List.of("[u1,2,30.0,15.0,2,30.0,2,2]", "[u2,1,5.0,5.0,1,5.0,1,1]"), stateRows(view),
+        "user, n, total, mean; state: rows, the mean's sum and count, the total's count");
+
+    view.orders(order("o1", "u1", 40, 2), order("o4", "u3", 7, 2));
+    view.deleteOrders(order("o3", "u2", 5, 2));
+    view.sync();
+    assertEquals(List.of("[u1,2,60.0,30.0,2,60.0,2,2]", "[u3,1,7.0,7.0,1,7.0,1,1]"), stateRows(view));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
+  void storedStateThatDisagreesWithTheChangeFailsTheBatchBeforeAnyCommit() throws Exception {
+    ViewJob view = new ViewJob(dir, PER_USER, "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u2", 5, 1));
+    view.sync();
+    // Another writer sets u2's group to no rows: taking o2 away would leave it fewer than none.
+    overwriteState(view, "u2", 0);
+    String lastCommit = HudiTables.lastCompletedInstant(view.target).get();
+
+    view.deleteOrders(order("o2", "u2", 5, 2));
+    String message = view.failingSync();
+    assertTrue(message.contains("the aggregate state the target stores for a group disagrees with the tables' change")
+        && message.contains("Nothing was committed") && message.contains("strategy FULL"), message);
+    assertEquals(lastCommit, HudiTables.lastCompletedInstant(view.target).get(), "the target took no commit");
+  }
+
+  /** The target's rows with their state columns, as text, sorted. */
+  private static List<String> stateRows(ViewJob view) {
+    return view.rows(view.target().select("user_id", "n", "total", "mean", AggregateState.ROWS,
+        AggregateState.PREFIX + "mean_sum", AggregateState.PREFIX + "mean_count", AggregateState.PREFIX + "total_count"));
+  }
+
+  /** Upserts the target's row of a group with its rows count (and n) set, as a writer other than the view would. */
+  private static void overwriteState(ViewJob view, String user, long rows) {
+    String path = view.target;
+    Dataset<Row> stored = SharedSpark.session().read().format("hudi").load(path)
+        .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0])).where(col("user_id").equalTo(user));
+    stored.withColumn(AggregateState.ROWS, lit(rows)).withColumn("n", lit(rows))
+        .write().format("hudi")
+        .option("hoodie.table.name", "joined")
+        .option("hoodie.datasource.write.operation", "upsert")
+        .option("hoodie.datasource.write.recordkey.field", "user_id")
+        .option("hoodie.datasource.write.precombine.field", ViewDefinition.COMMIT_ORDER)
+        .option("hoodie.datasource.write.partitionpath.field", "")
+        .option("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName())
+        .option("hoodie.upsert.shuffle.parallelism", "2")
+        .mode(SaveMode.Append)
+        .save(path);
+  }
+}
