@@ -87,6 +87,16 @@ class TestViewsThroughStreamer {
         Map.of("hoodie.streamer.source.hudi.orders.num_instants", "1"));
   }
 
+  /**
+   * A grouped view keeping aggregate state, joined with the CDC-read users: each changed group is updated from the
+   * state its MERGE_ON_READ target row stores (a merged read of base and log files).
+   */
+  @Test
+  void groupedViewKeepingAggregateStateIntoMergeOnReadTarget() throws Exception {
+    run("SELECT u.country, count(*) AS n, sum(o.amount) AS total, avg(o.amount) AS mean FROM <TABLE:orders> o "
+        + "JOIN <TABLE:users> u ON o.user_id = u.user_id GROUP BY u.country", "country", "MERGE_ON_READ", 6, Map.of());
+  }
+
   @Test
   void unionViewIntoCopyOnWriteTarget() throws Exception {
     run("SELECT 'order' AS kind, order_id AS id, amount AS value FROM <TABLE:orders> UNION ALL "
