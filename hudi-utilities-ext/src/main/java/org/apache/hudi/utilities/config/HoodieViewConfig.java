@@ -41,7 +41,8 @@ import static org.apache.hudi.common.util.ConfigUtils.enumNames;
         + "target incrementally.")
 public class HoodieViewConfig extends HoodieConfig {
 
-  private static final String VIEW_PREFIX = "transformer.view.";
+  /** The namespace of these settings, under {@code hoodie.streamer.} and {@code hoodie.deltastreamer.}. */
+  static final String VIEW_PREFIX = "transformer.view.";
 
   public static final ConfigProperty<String> STRATEGY = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "strategy")
@@ -50,47 +51,54 @@ public class HoodieViewConfig extends HoodieConfig {
       .withValidValues(enumNames(ViewStrategy.class))
       .withDocumentation("How each batch of a view computes the rows it writes. STRICT: incrementally, from the changed "
           + "rows of each table; a query that cannot be maintained incrementally fails at the first batch, before "
-          + "any commit, naming the operator. AUTO: incrementally, unless the change estimated from the commit "
-          + "metadata of the batch's windows exceeds " + STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction "
-          + "(auto.max.change.fraction.grouped for a view with GROUP BY or DISTINCT) less auto.incremental.overhead.rows "
-          + "over the rows of the view's largest table, or the query cannot be maintained incrementally: then a full "
-          + "recompute. FULL: a full "
-          + "recompute every batch. A full recompute is exact too: the keys gone from the result are deleted.");
+          + "any commit, naming the operator. AUTO: incrementally when the cost model estimates it no dearer than a "
+          + "full recompute, from the rows each plan reads, produces and writes (the tables' rows and the records "
+          + "their windows wrote, from commit metadata) and the auto.cost.* weights; a full recompute when it "
+          + "estimates otherwise or the query cannot be maintained incrementally. FULL: a full recompute every batch. "
+          + "A full recompute is exact too: the keys gone from the result are deleted.");
 
-  public static final ConfigProperty<Double> AUTO_MAX_CHANGE_FRACTION = ConfigProperty
-      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction")
-      .defaultValue(0.75)
-      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction")
+  public static final ConfigProperty<Double> AUTO_COST_SCAN_MICROS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.scan.micros.per.row")
+      .defaultValue(0.7)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.scan.micros.per.row")
       .markAdvanced()
-      .withDocumentation("With strategy AUTO, for a view without GROUP BY or DISTINCT: the largest estimated change, as "
-          + "a fraction of the rows of the tables the view reads (summed over the tables: records written in the "
-          + "batch's window divided by the table's estimated rows), that a batch computes incrementally on a large "
-          + "table; the limit is lowered by auto.incremental.overhead.rows over the rows of the view's largest table. "
-          + "A larger change is recomputed in full. With the defaults the limit is 1.6% at 100 000 rows, 68% at "
-          + "1 000 000, fitted to benchmarks/run.sh views.");
+      .withDocumentation("With strategy AUTO, a weight of the cost model: microseconds a batch spends per row of a "
+          + "table it scans (the columns the query reads). Measured by benchmarks/run.sh views on 2 cores "
+          + "(docs/views.md#strategy); measure your cluster's with it.");
 
-  public static final ConfigProperty<Double> AUTO_MAX_CHANGE_FRACTION_GROUPED = ConfigProperty
-      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction.grouped")
-      .defaultValue(0.0)
-      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.max.change.fraction.grouped")
+  public static final ConfigProperty<Double> AUTO_COST_OUTPUT_MICROS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.output.micros.per.row")
+      .defaultValue(3.4)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.output.micros.per.row")
       .markAdvanced()
-      .withDocumentation("With strategy AUTO, for a view with GROUP BY or DISTINCT: as auto.max.change.fraction. The "
-          + "default 0 recomputes grouped views in full whenever a table changed: benchmarks/run.sh views measured "
-          + "the full recompute faster at every change fraction, at 100 000 and 1 000 000 rows, the result of a "
-          + "grouped view being small and the touched groups recomputed from whole tables either way.");
+      .withDocumentation("With strategy AUTO, a weight of the cost model: microseconds per row the query produces "
+          + "(joined, projected and handed to the write).");
 
-  public static final ConfigProperty<Long> AUTO_INCREMENTAL_OVERHEAD_ROWS = ConfigProperty
-      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.incremental.overhead.rows")
-      .defaultValue(74_000L)
-      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.incremental.overhead.rows")
+  public static final ConfigProperty<Double> AUTO_COST_WRITE_MICROS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.write.micros.per.row")
+      .defaultValue(16.0)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.write.micros.per.row")
       .markAdvanced()
-      .withDocumentation("With strategy AUTO: what an incremental batch costs beyond a full recompute whatever its "
-          + "change (finding the changed keys, evaluating the previous state), as the rows of the view's largest "
-          + "table a full recompute rewrites in that time. A batch runs incrementally when its estimated change is at "
-          + "most auto.max.change.fraction (.grouped for a view with GROUP BY or DISTINCT) less this many rows over "
-          + "the largest table's estimated rows: the smaller the table, the sooner a full recompute wins. 0 makes the "
-          + "fractions flat limits. The defaults are fitted to benchmarks/run.sh views at 100 000 and 1 000 000 fact "
-          + "rows.");
+      .withDocumentation("With strategy AUTO, a weight of the cost model: microseconds per row upserted into the "
+          + "target (its index lookup and merge).");
+
+  public static final ConfigProperty<Double> AUTO_COST_REWRITE_MICROS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.rewrite.micros.per.row")
+      .defaultValue(7.0)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.rewrite.micros.per.row")
+      .markAdvanced()
+      .withDocumentation("With strategy AUTO, a weight of the cost model: microseconds per row of a COPY_ON_WRITE "
+          + "target's files that an upsert rewrites (every file an upserted row falls in; with changed rows spread "
+          + "over the keys, all of them). Not counted for a MERGE_ON_READ target, whose upserts append to logs.");
+
+  public static final ConfigProperty<Double> AUTO_COST_INCREMENTAL_FIXED_MS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.incremental.fixed.ms")
+      .defaultValue(1500.0)
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "auto.cost.incremental.fixed.ms")
+      .markAdvanced()
+      .withDocumentation("With strategy AUTO, a weight of the cost model: milliseconds an incremental batch costs "
+          + "beyond a full recompute whatever its change (finding the changed keys, planning a pass per changed "
+          + "table). On small tables it makes the full recompute the cheaper.");
 
   public static final ConfigProperty<Integer> MAX_LISTED_KEYS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "max.listed.keys")

@@ -29,6 +29,7 @@ import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.transform.view.TableState;
+import org.apache.hudi.utilities.transform.view.ViewCost;
 
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -68,14 +69,16 @@ public final class ViewTableReader {
   private final TableState state;
   private final long recordsWritten;
   private final long estimatedRows;
+  private final boolean removedKeysScanned;
 
   private ViewTableReader(String table, List<String> recordKey, TableState state, long recordsWritten,
-                          long estimatedRows) {
+                          long estimatedRows, boolean removedKeysScanned) {
     this.table = table;
     this.recordKey = recordKey;
     this.state = state;
     this.recordsWritten = recordsWritten;
     this.estimatedRows = estimatedRows;
+    this.removedKeysScanned = removedKeysScanned;
   }
 
   /**
@@ -107,7 +110,7 @@ public final class ViewTableReader {
             .ifPresent(instant -> last.put(instant, timeline.commitMetadata(instant)));
       }
       return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0,
-          estimatedRows(before, last));
+          estimatedRows(before, last), false);
     }
     checkNoReadCommitRestored(table, timeline, previous, next.get());
     List<HoodieInstant> window = window(timeline, previous, next.get());
@@ -116,6 +119,7 @@ public final class ViewTableReader {
     window.forEach(instant -> metadata.put(instant, timeline.commitMetadata(instant)));
     Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
     Dataset<Row> changedKeys;
+    boolean removedKeysScanned = false;
     if (format == DeltaFormat.CDC) {
       changedKeys = delta.select(recordKey.stream()
           .map(column -> coalesce(col("after." + quoted(column)), col("before." + quoted(column))).as(column))
@@ -123,7 +127,8 @@ public final class ViewTableReader {
     } else {
       // Incremental reads return no deleted record: the keys only the previous state holds.
       changedKeys = delta.select(keyColumns);
-      if (mayRemoveRecords(metadata)) {
+      removedKeysScanned = mayRemoveRecords(metadata);
+      if (removedKeysScanned) {
         changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
       }
     }
@@ -138,7 +143,14 @@ public final class ViewTableReader {
       state = state.withChangedRows(image(delta, before, ChangeDataReader.BEFORE), image(delta, after,
           ChangeDataReader.AFTER));
     }
-    return new ViewTableReader(table, recordKey, state, recordsWritten, estimatedRows(after, metadata));
+    return new ViewTableReader(table, recordKey, state, recordsWritten, estimatedRows(after, metadata),
+        removedKeysScanned);
+  }
+
+  /** The table's change as strategy AUTO's cost model counts it. */
+  public ViewCost.TableChange change() {
+    return new ViewCost.TableChange(table, estimatedRows, recordsWritten, state.changedRowsBefore().isPresent(),
+        removedKeysScanned);
   }
 
   public String table() {

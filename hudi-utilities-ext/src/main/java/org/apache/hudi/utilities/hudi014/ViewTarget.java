@@ -18,25 +18,48 @@
 
 package org.apache.hudi.utilities.hudi014;
 
+import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.util.Option;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
-/** A view's target as a batch finds it. */
+/** A view's target as a batch finds it: its timeline, loaded once per batch. */
 public final class ViewTarget {
 
-  private ViewTarget() {
+  private final SparkSession spark;
+  private final String path;
+  private final SourceTimeline timeline;
+
+  private ViewTarget(SparkSession spark, String path, SourceTimeline timeline) {
+    this.spark = spark;
+    this.path = path;
+    this.timeline = timeline;
+  }
+
+  /** The target at a path; empty before the Streamer created it. */
+  public static Option<ViewTarget> load(SparkSession spark, String path) {
+    return SourceTimeline.load(path, spark.sparkContext().hadoopConfiguration())
+        .map(timeline -> new ViewTarget(spark, path, timeline));
   }
 
   /**
    * The target's rows as its last commit left them (a snapshot read, lazily): the rows a full recompute's result
    * replaces, whatever wrote them. Empty if the target has no commit yet.
    */
-  public static Option<Dataset<Row>> stored(SparkSession spark, String path) {
-    return SourceTimeline.load(path, spark.sparkContext().hadoopConfiguration())
-        .flatMap(SourceTimeline::latestCompletedInstant)
+  public Option<Dataset<Row>> stored() {
+    return timeline.latestCompletedInstant()
         .map(instant -> spark.read().format("hudi").load(path));
+  }
+
+  /** The field the target orders records by (its table config's, which the Streamer writes from --source-ordering-field). */
+  public Option<String> orderingField() {
+    return Option.ofNullable(timeline.metaClient().getTableConfig().getPreCombineField());
+  }
+
+  /** Whether an upsert rewrites the files its rows fall in (COPY_ON_WRITE), rather than appending to logs. */
+  public boolean rewritesFiles() {
+    return timeline.metaClient().getTableType() == HoodieTableType.COPY_ON_WRITE;
   }
 }

@@ -18,20 +18,18 @@
 
 package org.apache.hudi.utilities.transform;
 
-import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
 import org.apache.hudi.util.SparkKeyGenUtils;
-import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.DeltaFormat;
 import org.apache.hudi.utilities.config.HoodieViewConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
+import org.apache.hudi.utilities.config.ViewConf;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
-import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.ViewMetrics;
 import org.apache.hudi.utilities.hudi014.ViewTableReader;
 import org.apache.hudi.utilities.hudi014.ViewTarget;
@@ -40,6 +38,7 @@ import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
 import org.apache.hudi.utilities.transform.view.TableState;
 import org.apache.hudi.utilities.transform.view.ViewBatch;
+import org.apache.hudi.utilities.transform.view.ViewCost;
 import org.apache.hudi.utilities.transform.view.ViewDefinition;
 import org.apache.hudi.utilities.transform.view.ViewQuery;
 
@@ -55,7 +54,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -130,6 +128,12 @@ final class MultiTableView {
     CarrierManifest manifest = batch.manifest().orElseThrow(() -> new HoodieTransformPlanException(String.format(
         "Cannot run SQL file %s as a view: a view needs the positions of a HoodieIncrMultiSource batch, and these "
             + "datasets did not come from one", sqlFile)));
+    ViewConf viewConf;
+    try {
+      viewConf = ViewConf.from(properties, sqlFile);
+    } catch (IllegalArgumentException e) {
+      throw new HoodieTransformPlanException(e.getMessage() + ". Nothing was committed.", e);
+    }
     persisted.forEach(Dataset::unpersist);
     persisted = new ArrayList<>();
     String sql = statements.get(0);
@@ -144,16 +148,16 @@ final class MultiTableView {
     }
     Map<String, TableState> states = new LinkedHashMap<>();
     readers.forEach((table, reader) -> states.put(table, reader.state()));
+    Option<ViewTarget> target = manifest.target().flatMap(path -> ViewTarget.load(spark, path));
     // Defined again when a table's columns change: a SELECT * or a column added to a source reaches the target.
     Map<String, StructType> schemas = new LinkedHashMap<>();
     states.forEach((table, state) -> schemas.put(table, state.current().schema()));
     if (definition == null || !sql.equals(definedSql) || !schemas.equals(definedSchemas)) {
-      definition = define(spark, sql, sqlFile, placeholders, tables, readers, properties, manifest.target());
+      definition = define(spark, sql, sqlFile, placeholders, tables, readers, properties, target);
       definedSql = sql;
       definedSchemas = schemas;
     }
-    ViewStrategy strategy = ConfigValues.enumValue(properties, HoodieViewConfig.STRATEGY, ViewStrategy.class,
-        "run the view of " + sqlFile);
+    ViewStrategy strategy = viewConf.strategy();
     if (strategy == ViewStrategy.STRICT && definition.refusal().isPresent()) {
       throw new HoodieTransformPlanException(String.format("Cannot maintain the view of %s incrementally, and %s=%s "
           + "refuses a full recompute: %s. Nothing was committed. Rewrite the query within the supported shapes "
@@ -161,37 +165,29 @@ final class MultiTableView {
           sqlFile, HoodieViewConfig.STRATEGY.key(), strategy, definition.refusal().get(),
           HoodieViewConfig.STRATEGY.key(), ViewStrategy.AUTO));
     }
-    int maxListedKeys = ConfigValues.positiveInt(properties, HoodieViewConfig.MAX_LISTED_KEYS,
-        "run the view of " + sqlFile);
-    ViewBatch viewBatch = new ViewBatch(spark, definition, states, maxListedKeys);
-    ConfigProperty<Double> threshold = definition.isGrouped() ? HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION_GROUPED
-        : HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION;
-    double maxFraction = ConfigValues.doubleValue(properties, threshold, "run the view of " + sqlFile);
-    long overheadRows = ConfigValues.atLeast(properties, HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS, 0,
-        "run the view of " + sqlFile);
-    ChangeEstimate estimate = ChangeEstimate.of(readers.values());
+    ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.maxListedKeys());
+    // Before the Streamer's first commit the target's type is unknown: taken to be the Streamer's default.
+    ViewCost cost = ViewCost.estimate(readers.values().stream().map(ViewTableReader::change)
+            .collect(Collectors.toList()), definition.isGrouped(), definition.keepsAggregateState(),
+        !target.isPresent() || target.get().rewritesFiles(), viewConf.costWeights());
     boolean incremental;
     String reason;
     if (strategy == ViewStrategy.FULL) {
       incremental = false;
-      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy;
+      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy + " (" + cost + ")";
     } else if (strategy == ViewStrategy.STRICT) {
       incremental = true;
-      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy + " (" + estimate + ")";
+      reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy + " (" + cost + ")";
     } else if (definition.refusal().isPresent()) {
       incremental = false;
       reason = "the query cannot be maintained incrementally: " + definition.refusal().get();
     } else {
-      double limit = estimate.limit(maxFraction, overheadRows);
-      incremental = estimate.fraction <= limit;
-      reason = String.format(Locale.ROOT, "%s %s the limit %.4f%% (%s=%.4f%% less %s=%d over the ~%d rows of %s)",
-          estimate, incremental ? "<=" : ">", 100 * limit, threshold.key(), 100 * maxFraction,
-          HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS.key(), overheadRows, estimate.largestRows,
-          estimate.largestTable);
+      incremental = cost.incrementalIsCheaper();
+      reason = cost.toString();
     }
     Dataset<Row> rows;
     try {
-      Option<Dataset<Row>> stored = manifest.target().flatMap(target -> ViewTarget.stored(spark, target));
+      Option<Dataset<Row>> stored = target.flatMap(ViewTarget::stored);
       rows = incremental ? viewBatch.incremental(stored) : viewBatch.full(stored);
     } catch (IllegalArgumentException e) {
       throw new HoodieTransformPlanException(String.format("Cannot write the view of %s: %s. Nothing was committed.",
@@ -201,8 +197,7 @@ final class MultiTableView {
     Decision decision = new Decision(strategy, incremental, reason, viewBatch.steps());
     lastDecision = Option.of(decision);
     LOG.info("View of {} over {}: {}; steps: {}", sqlFile, definition.query().tables(), decision, viewBatch.steps());
-    manifest.target().ifPresent(target -> ViewMetrics.publish(target, properties, decision.incremental(),
-        estimate.fraction));
+    manifest.target().ifPresent(path -> ViewMetrics.publish(path, properties, decision.incremental(), cost));
     return rows;
   }
 
@@ -220,67 +215,12 @@ final class MultiTableView {
     return stored;
   }
 
-  /**
-   * The change of a batch against its tables, from commit metadata: records written over estimated rows, summed; and
-   * the view's largest table, whose rows a full recompute reads and, for a join view, rewrites.
-   */
-  static final class ChangeEstimate {
-    private final double fraction;
-    private final String largestTable;
-    private final long largestRows;
-    private final String text;
-
-    private ChangeEstimate(double fraction, String largestTable, long largestRows, String text) {
-      this.fraction = fraction;
-      this.largestTable = largestTable;
-      this.largestRows = largestRows;
-      this.text = text;
-    }
-
-    static ChangeEstimate of(Iterable<ViewTableReader> readers) {
-      double fraction = 0;
-      String largestTable = "";
-      long largestRows = 0;
-      List<String> parts = new ArrayList<>();
-      for (ViewTableReader reader : readers) {
-        if (reader.estimatedRows() >= largestRows) {
-          largestTable = reader.table();
-          largestRows = reader.estimatedRows();
-        }
-        if (reader.recordsWritten() == 0) {
-          continue;
-        }
-        fraction += (double) reader.recordsWritten() / Math.max(1, reader.estimatedRows());
-        parts.add(String.format(Locale.ROOT, "%s %d records written of ~%d rows", reader.table(),
-            reader.recordsWritten(), reader.estimatedRows()));
-      }
-      return new ChangeEstimate(fraction, largestTable, largestRows, String.format(Locale.ROOT,
-          "estimated change %.4f%% (%s)", 100 * fraction, parts.isEmpty() ? "no table changed" : String.join(", ", parts)));
-    }
-
-    /**
-     * The largest change computed incrementally: {@code maxFraction} less the incremental plan's fixed cost, {@code
-     * overheadRows} rows of the largest table, as a fraction of that table. On a small table a full recompute rewrites
-     * little, so its cost is soon below the incremental plan's.
-     */
-    double limit(double maxFraction, long overheadRows) {
-      return maxFraction - (double) overheadRows / Math.max(1, largestRows);
-    }
-
-    @Override
-    public String toString() {
-      return text;
-    }
-  }
-
   private static ViewDefinition define(SparkSession spark, String sql, String sqlFile, SourcePlaceholders placeholders,
                                        List<String> tables, Map<String, ViewTableReader> readers,
-                                       TypedProperties properties, Option<String> targetPath) {
+                                       TypedProperties properties, Option<ViewTarget> target) {
     // The Streamer orders records by --source-ordering-field, which it writes into a new target's table config but
     // not into the properties a transformer sees: both are checked.
-    Option<String> targetOrdering = targetPath.flatMap(path -> SourceTimeline.load(path,
-        spark.sparkContext().hadoopConfiguration())).flatMap(target -> Option.ofNullable(
-        target.metaClient().getTableConfig().getPreCombineField()));
+    Option<String> targetOrdering = target.flatMap(ViewTarget::orderingField);
     String propertyOrdering = properties.getString(HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(),
         ViewDefinition.COMMIT_ORDER);
     for (String ordering : Arrays.asList(propertyOrdering, targetOrdering.orElse(ViewDefinition.COMMIT_ORDER))) {

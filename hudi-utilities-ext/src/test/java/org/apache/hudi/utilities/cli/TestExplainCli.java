@@ -153,7 +153,8 @@ class TestExplainCli extends OrdersAndUsersPipeline {
         + "  <TABLE:users>  -> users, the whole table: as of " + users1 + " before this batch and " + users1
         + " after it\n");
     assertContains(explained, "It is a view; this batch: strategy STRICT: incremental, because "
-        + "hoodie.streamer.transformer.view.strategy=STRICT (estimated change ");
+        + "hoodie.streamer.transformer.view.strategy=STRICT (estimated cost: incremental ~");
+    assertContains(explained, "(orders: 1 changed of ~");
     assertContains(explained, "steps: rows made of the changed keys (1 of orders), a pass per changed table over its "
         + "changed rows, at the previous state; rows made of the changed keys (1 of orders), a pass per changed table "
         + "over its changed rows, at the current state; upsert those rows as of the new state; delete the keys they "

@@ -85,9 +85,11 @@ class TestConfigurationDoc {
       "hoodie.streamer.freshness.prometheus.pushgateway.address",
       "hoodie.streamer.freshness.prometheus.pushgateway.job",
       "hoodie.streamer.transformer.view.strategy",
-      "hoodie.streamer.transformer.view.auto.max.change.fraction",
-      "hoodie.streamer.transformer.view.auto.max.change.fraction.grouped",
-      "hoodie.streamer.transformer.view.auto.incremental.overhead.rows",
+      "hoodie.streamer.transformer.view.auto.cost.scan.micros.per.row",
+      "hoodie.streamer.transformer.view.auto.cost.output.micros.per.row",
+      "hoodie.streamer.transformer.view.auto.cost.write.micros.per.row",
+      "hoodie.streamer.transformer.view.auto.cost.rewrite.micros.per.row",
+      "hoodie.streamer.transformer.view.auto.cost.incremental.fixed.ms",
       "hoodie.streamer.transformer.view.max.listed.keys");
 
   private static final String RFC = "rfc/rfc-108/rfc-108.md";

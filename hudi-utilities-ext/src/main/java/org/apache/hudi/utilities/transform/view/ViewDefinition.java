@@ -235,6 +235,11 @@ public final class ViewDefinition {
     return grouped;
   }
 
+  /** Whether the view is grouped and keeps aggregate state in its target, from which changed groups are updated. */
+  public boolean keepsAggregateState() {
+    return grouped && aggregateState.isKept();
+  }
+
   /** For a grouped view: the index of the grouping expression each record key column holds. */
   Map<String, Integer> groupOfKeyColumn() {
     return Collections.unmodifiableMap(groupOfKeyColumn);

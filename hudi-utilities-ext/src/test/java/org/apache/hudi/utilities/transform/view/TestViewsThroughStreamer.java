@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.transform.view;
 
 import org.apache.hudi.DataSourceReadOptions;
+import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
@@ -105,34 +106,50 @@ class TestViewsThroughStreamer {
   }
 
   /**
-   * Given a view job with Hudi's in-memory metrics reporter, when batches run under FULL, STRICT, and AUTO with no
-   * change allowed, with every change allowed, and with every change allowed but an incremental overhead beyond the
-   * tables' rows, then each batch's decision (1 incremental, 0 full recompute) and the change it estimated are the
-   * target's gauges, and the target is the view at the checkpoint after each.
+   * Given a view job with Hudi's in-memory metrics reporter, when batches run under FULL, STRICT, and AUTO with every
+   * cost weight 0 (both strategies free: incremental), with an incremental batch's fixed cost a billion milliseconds,
+   * and with the default weights (on these tables of a few rows the full recompute is the cheaper), then each batch's
+   * decision (1 incremental, 0 full recompute), the change it estimated and both estimated costs are the target's
+   * gauges, and the target is the view at the checkpoint after each.
    */
   @Test
-  void eachBatchsStrategyIsPublishedAsTheTargetsMetric() throws Exception {
+  void eachBatchsStrategyAndEstimatedCostsArePublishedAsTheTargetsMetrics() throws Exception {
     String sql = "SELECT o.order_id, o.amount, u.user_name FROM <TABLE:orders> o JOIN <TABLE:users> u "
         + "ON o.user_id = u.user_id";
     ViewJob view = new ViewJob(sql, "order_id", "COPY_ON_WRITE", Map.of("hoodie.metrics.on", "true",
         "hoodie.metrics.reporter.type", "INMEMORY"));
+    Map<String, String> free = new LinkedHashMap<>();
+    Map<String, String> defaults = new LinkedHashMap<>();
+    for (ConfigProperty<Double> weight : Arrays.asList(HoodieViewConfig.AUTO_COST_SCAN_MICROS,
+        HoodieViewConfig.AUTO_COST_OUTPUT_MICROS, HoodieViewConfig.AUTO_COST_WRITE_MICROS,
+        HoodieViewConfig.AUTO_COST_REWRITE_MICROS, HoodieViewConfig.AUTO_COST_INCREMENTAL_FIXED_MS)) {
+      free.put(weight.key(), "0");
+      defaults.put(weight.key(), String.valueOf(weight.defaultValue()));
+    }
+    Map<String, String> slowIncremental = new LinkedHashMap<>(defaults);
+    slowIncremental.put(HoodieViewConfig.AUTO_COST_INCREMENTAL_FIXED_MS.key(), "1000000000");
     List<StrategyBatch> batches = Arrays.asList(
-        new StrategyBatch("FULL", ViewStrategy.FULL, "0", "0", false),
-        new StrategyBatch("STRICT", ViewStrategy.STRICT, "0", "0", true),
-        new StrategyBatch("AUTO, no change allowed", ViewStrategy.AUTO, "0", "0", false),
-        new StrategyBatch("AUTO, every change allowed", ViewStrategy.AUTO, "100", "0", true),
-        new StrategyBatch("AUTO, every change allowed less an overhead of a billion rows", ViewStrategy.AUTO, "100",
-            "1000000000", false));
+        new StrategyBatch("FULL", ViewStrategy.FULL, defaults, false),
+        new StrategyBatch("STRICT", ViewStrategy.STRICT, defaults, true),
+        new StrategyBatch("AUTO, both strategies free", ViewStrategy.AUTO, free, true),
+        new StrategyBatch("AUTO, an incremental batch's fixed cost a billion ms", ViewStrategy.AUTO, slowIncremental,
+            false),
+        new StrategyBatch("AUTO, the default weights over tables of a few rows", ViewStrategy.AUTO, defaults, false));
     int round = 0;
     for (StrategyBatch batch : batches) {
-      view.job.property(HoodieViewConfig.STRATEGY.key(), batch.strategy.name())
-          .property(HoodieViewConfig.AUTO_MAX_CHANGE_FRACTION.key(), batch.maxChangeFraction)
-          .property(HoodieViewConfig.AUTO_INCREMENTAL_OVERHEAD_ROWS.key(), batch.overheadRows);
+      view.job.property(HoodieViewConfig.STRATEGY.key(), batch.strategy.name());
+      batch.weights.forEach(view.job::property);
       view.syncRound(round++);
       assertEquals(batch.incremental ? 1.0 : 0.0, TargetGauges.doubleValue(view.target, ViewMetrics.INCREMENTAL),
           batch.name);
       double estimated = TargetGauges.doubleValue(view.target, ViewMetrics.ESTIMATED_CHANGE);
       assertTrue(estimated > 0, batch.name + ": every table changed, estimated " + estimated);
+      double incrementalMs = TargetGauges.doubleValue(view.target, ViewMetrics.ESTIMATED_INCREMENTAL_MS);
+      double fullMs = TargetGauges.doubleValue(view.target, ViewMetrics.ESTIMATED_FULL_MS);
+      if (batch.strategy == ViewStrategy.AUTO) {
+        assertEquals(batch.incremental, incrementalMs <= fullMs, batch.name + ": incremental ~" + incrementalMs
+            + " ms, full ~" + fullMs + " ms");
+      }
     }
   }
 
@@ -140,16 +157,13 @@ class TestViewsThroughStreamer {
   private static final class StrategyBatch {
     private final String name;
     private final ViewStrategy strategy;
-    private final String maxChangeFraction;
-    private final String overheadRows;
+    private final Map<String, String> weights;
     private final boolean incremental;
 
-    StrategyBatch(String name, ViewStrategy strategy, String maxChangeFraction, String overheadRows,
-                  boolean incremental) {
+    StrategyBatch(String name, ViewStrategy strategy, Map<String, String> weights, boolean incremental) {
       this.name = name;
       this.strategy = strategy;
-      this.maxChangeFraction = maxChangeFraction;
-      this.overheadRows = overheadRows;
+      this.weights = weights;
       this.incremental = incremental;
     }
   }
