@@ -55,6 +55,11 @@ import java.util.function.Supplier;
  */
 final class ViewsBenchmark implements Benchmark {
 
+  /** The change of the same size at every fact row count: its rows of the fact, and of customers and of products. */
+  private static final String FIXED_CHANGE = "fixed";
+  private static final long FIXED_FACT_ROWS = 10_000;
+  private static final long FIXED_DIMENSION_ROWS = 100;
+
   @Override
   public String name() {
     return "views";
@@ -63,7 +68,9 @@ final class ViewsBenchmark implements Benchmark {
   @Override
   public String description() {
     return "views over a star schema: derived incremental plan vs full recompute vs an overwrite per change fraction; args: fact row "
-        + "counts (default 100000); options fractions=0.0001,0.001,0.01,0.05,0.2 views=all (or names, '|'-separated) "
+        + "counts (default 100000); options fractions=0.0001,0.001,0.01,0.05,0.2 (a fraction of the fact and of the "
+        + "dimensions, or fixed: 10 000 fact rows, 100 customers and 100 products at every size) views=all (or names, "
+        + "'|'-separated) "
         + "target=COPY_ON_WRITE (or MERGE_ON_READ) buckets=0 (the targets' Bloom index; N: a bucket index of N buckets) "
         + "fact=LATEST_STATE (or CDC: the fact keeps change data and is read as CDC deltas)";
   }
@@ -147,7 +154,8 @@ final class ViewsBenchmark implements Benchmark {
           initial.unpersist();
           target.write(star.query(view.sql), WriteOperationType.BULK_INSERT, overwriteTarget);
           for (String fraction : options.option("fractions").split(",")) {
-            String checkpoint = star.change(Double.parseDouble(fraction));
+            String checkpoint = fraction.equals(FIXED_CHANGE) ? star.change(FIXED_FACT_ROWS, FIXED_DIMENSION_ROWS)
+                : star.change(Double.parseDouble(fraction));
             ViewRun auto = star.batch(sqlFile, view.key, "AUTO", Option.of(checkpoint), incrTarget);
             Timed incremental = Timed.batch(() -> star.batch(sqlFile, view.key, "STRICT", Option.of(checkpoint),
                 incrTarget).rows, WriteOperationType.UPSERT, target, incrTarget);
@@ -330,14 +338,23 @@ final class ViewsBenchmark implements Benchmark {
 
     /**
      * Changes a fraction of the fact (updated, half of them moved to another customer; a tenth as many inserted and
-     * deleted) and of customers and products.
+     * deleted) and the same fraction of customers and of products.
      *
      * @return the checkpoint before the change
      */
     String change(double fraction) {
+      long dimensionStep = Math.max(1, Math.round(1 / fraction));
+      return change(Math.max(1, Math.round(fraction * facts)), customers / dimensionStep, products / dimensionStep);
+    }
+
+    /** Changes as many fact rows, and of customers and products each as many dimension rows. */
+    String change(long factRows, long dimensionRows) {
+      return change(factRows, dimensionRows, dimensionRows);
+    }
+
+    private String change(long changed, long changedCustomers, long changedProducts) {
       String checkpoint = checkpoint();
       round++;
-      long changed = Math.max(1, Math.round(fraction * facts));
       long step = Math.max(1, facts / changed);
       String picked = " WHERE id % " + step + " = " + (round % step);
       write("sales", salesSql(0, facts, round) + picked, WriteOperationType.UPSERT);
@@ -346,12 +363,13 @@ final class ViewsBenchmark implements Benchmark {
       nextSale += inserted;
       write("sales", salesSql(0, facts, round) + " WHERE id % " + (step * 10) + " = " + ((round + 1) % step),
           WriteOperationType.DELETE);
-      long customerStep = Math.max(1, Math.round(1 / fraction));
+      long customerStep = Math.max(1, customers / Math.max(1, changedCustomers));
+      long productStep = Math.max(1, products / Math.max(1, changedProducts));
       write("customers", "SELECT format_string('c%08d', id) AS customer_id, concat('renamed', id, '-', " + round
           + ") AS name, format_string('r%02d', (id + " + round + ") % 20) AS region_id, " + round + "L AS ts "
           + "FROM range(0, " + customers + ") WHERE id % " + customerStep + " = 0", WriteOperationType.UPSERT);
       write("products", "SELECT format_string('p%07d', id) AS product_id, concat('cat', (id + " + round + ") % 25) AS "
-          + "category, " + round + "L AS ts FROM range(0, " + products + ") WHERE id % " + customerStep + " = 0",
+          + "category, " + round + "L AS ts FROM range(0, " + products + ") WHERE id % " + productStep + " = 0",
           WriteOperationType.UPSERT);
       return checkpoint;
     }
