@@ -64,28 +64,20 @@ final class LineagePlan {
   static final String PREFIX = "__view_";
   private static final String KEY_PREFIX = PREFIX + "key_";
   private static final String BRANCH_PREFIX = PREFIX + "branch_";
-  private static final String ROW_PREFIX = PREFIX + "row_";
 
   private final LogicalPlan plan;
   private final List<String> identity;
   private final boolean leftOuterJoins;
-  private final Set<Integer> nullableTables;
 
-  private LineagePlan(LogicalPlan plan, List<String> identity, boolean leftOuterJoins, Set<Integer> nullableTables) {
+  private LineagePlan(LogicalPlan plan, List<String> identity, boolean leftOuterJoins) {
     this.plan = plan;
     this.identity = identity;
     this.leftOuterJoins = leftOuterJoins;
-    this.nullableTables = nullableTables;
   }
 
   /** The column holding the record key of table {@code index} (of the job's tables). */
   static String keyColumn(int index) {
     return KEY_PREFIX + index;
-  }
-
-  /** The column holding, as a struct, the whole row of table {@code index} (where the plan carries it). */
-  static String rowColumn(int index) {
-    return ROW_PREFIX + index;
   }
 
   static boolean isLineage(String column) {
@@ -97,19 +89,12 @@ final class LineagePlan {
    * @param keyOfView the record key columns of the table each temp view holds, and the table's index, by view name
    */
   static LineagePlan of(LogicalPlan core, Map<String, TableKey> keyOfView) {
-    return of(core, keyOfView, Collections.emptySet());
-  }
-
-  /**
-   * @param carriedRows the tables (by index) whose whole row each result row also carries, in {@link #rowColumn}
-   */
-  static LineagePlan of(LogicalPlan core, Map<String, TableKey> keyOfView, Set<Integer> carriedRows) {
     Map<String, TableKey> keys = new LinkedHashMap<>();
     keyOfView.forEach((view, key) -> keys.put(view.toLowerCase(Locale.ROOT), key));
-    Rewrite rewrite = new Rewrite(keys, carriedRows);
+    Rewrite rewrite = new Rewrite(keys);
     Rewritten rewritten = rewrite.rewrite(core);
     return new LineagePlan(rewritten.plan, Collections.unmodifiableList(new ArrayList<>(rewritten.identity)),
-        rewrite.leftOuterJoins, Collections.unmodifiableSet(rewrite.nullableTables));
+        rewrite.leftOuterJoins);
   }
 
   /** The plan, its output the core's columns followed by its lineage columns. */
@@ -127,14 +112,6 @@ final class LineagePlan {
     return leftOuterJoins;
   }
 
-  /**
-   * Whether table {@code index} is read on the right side of a left outer join: restricting its rows there would
-   * extend a left row with nulls instead of dropping it.
-   */
-  boolean isOnNullableSide(int index) {
-    return nullableTables.contains(index);
-  }
-
   private static List<Attribute> lineageOf(LogicalPlan plan) {
     return seqAsJavaList(plan.output()).stream().filter(attribute -> isLineage(attribute.name()))
         .collect(Collectors.toList());
@@ -143,12 +120,10 @@ final class LineagePlan {
   private static final class Rewritten {
     private final LogicalPlan plan;
     private final Set<String> identity;
-    private final Set<Integer> tables;
 
-    Rewritten(LogicalPlan plan, Set<String> identity, Set<Integer> tables) {
+    Rewritten(LogicalPlan plan, Set<String> identity) {
       this.plan = plan;
       this.identity = identity;
-      this.tables = tables;
     }
   }
 
@@ -181,14 +156,11 @@ final class LineagePlan {
 
   private static final class Rewrite {
     private final Map<String, TableKey> keyOfView;
-    private final Set<Integer> carriedRows;
-    private final Set<Integer> nullableTables = new LinkedHashSet<>();
     private boolean leftOuterJoins;
     private int unions;
 
-    Rewrite(Map<String, TableKey> keyOfView, Set<Integer> carriedRows) {
+    Rewrite(Map<String, TableKey> keyOfView) {
       this.keyOfView = keyOfView;
-      this.carriedRows = carriedRows;
     }
 
     Rewritten rewrite(LogicalPlan plan) {
@@ -200,12 +172,8 @@ final class LineagePlan {
         List<NamedExpression> projected = new ArrayList<>(seqAsJavaList(plan.output()));
         String name = keyColumn(key.index());
         projected.add((NamedExpression) key.of(column -> new Column(columns.get(column.toLowerCase(Locale.ROOT)))).as(name).expr());
-        if (carriedRows.contains(key.index())) {
-          projected.add((NamedExpression) functions.struct(columns.values().stream().map(Column::new)
-              .toArray(Column[]::new)).as(rowColumn(key.index())).expr());
-        }
         return new Rewritten(new Project(asScalaBuffer(projected).toSeq(), plan),
-            new LinkedHashSet<>(Collections.singletonList(name)), Collections.singleton(key.index()));
+            new LinkedHashSet<>(Collections.singletonList(name)));
       }
       if (plan instanceof Project) {
         Project project = (Project) plan;
@@ -213,7 +181,7 @@ final class LineagePlan {
         List<NamedExpression> projected = new ArrayList<>(seqAsJavaList(project.projectList()));
         Set<ExprId> present = projected.stream().map(NamedExpression::exprId).collect(Collectors.toSet());
         lineageOf(child.plan).stream().filter(attribute -> !present.contains(attribute.exprId())).forEach(projected::add);
-        return new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child.plan), child.identity, child.tables);
+        return new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child.plan), child.identity);
       }
       if (plan instanceof Union) {
         return union((Union) plan);
@@ -224,11 +192,10 @@ final class LineagePlan {
       if (plan instanceof Join && ((Join) plan).joinType() == LeftOuter$.MODULE$) {
         leftOuterJoins = true;
         identity.addAll(children.get(0).identity);
-        nullableTables.addAll(children.get(1).tables);
       } else {
         children.forEach(child -> identity.addAll(child.identity));
       }
-      return new Rewritten(withChildren(plan, children), identity, tablesOf(children));
+      return new Rewritten(withChildren(plan, children), identity);
     }
 
     /** Each branch outputs every branch's lineage columns (null where it lacks one) and its own branch number. */
@@ -253,16 +220,9 @@ final class LineagePlan {
         lineage.forEach((name, type) -> projected.add(own.containsKey(name) ? own.get(name)
             : (NamedExpression) new Column(Literal.create(null, type)).as(name).expr()));
         projected.add((NamedExpression) functions.lit(i).as(branch).expr());
-        branches.add(new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child), identity,
-            children.get(i).tables));
+        branches.add(new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child), identity));
       }
-      return new Rewritten(withChildren(union, branches), identity, tablesOf(children));
-    }
-
-    private static Set<Integer> tablesOf(List<Rewritten> children) {
-      Set<Integer> tables = new LinkedHashSet<>();
-      children.forEach(child -> tables.addAll(child.tables));
-      return tables;
+      return new Rewritten(withChildren(union, branches), identity);
     }
 
     private static LogicalPlan withChildren(LogicalPlan plan, List<Rewritten> children) {

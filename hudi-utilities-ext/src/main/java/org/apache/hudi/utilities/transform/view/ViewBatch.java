@@ -39,12 +39,9 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -82,10 +79,6 @@ public final class ViewBatch {
   private final int maxListedKeys;
   private final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<String> steps = new ArrayList<>();
-  /** Each changed table's rows of its changed keys, by state: read once, used by several passes. */
-  private final Map<State, Map<String, Dataset<Row>>> changedRows = new EnumMap<>(State.class);
-  /** Per state, the rows each table was bound to in the passes (absent: the whole table in some pass). */
-  private final Map<State, Map<String, List<Dataset<Row>>>> passRows = new EnumMap<>(State.class);
 
   /**
    * @param tables        every table of the view (others are left out), by name
@@ -132,29 +125,13 @@ public final class ViewBatch {
         .map(changed -> changed.getValue().describe() + " of " + changed.getKey()
             + (tables.get(changed.getKey()).changedRowsAfter().isPresent() ? ", their rows from the delta's images" : ""))
         .collect(Collectors.joining(", "));
-    LineagePlan shape = core(tablesAt(State.CURRENT), Collections.emptySet()).lineage;
-    Map<String, Map<String, Dataset<Row>>> reachedBy = new LinkedHashMap<>();
-    changedKeys.forEach((table, keys) -> reachedBy.put(table, reached(table, keys, changedKeys, shape)));
     for (State state : State.values()) {
       List<Dataset<Row>> branches = new ArrayList<>();
-      Map<String, List<Dataset<Row>>> bindings = new LinkedHashMap<>();
-      view.query().tables().forEach(table -> bindings.put(table, new ArrayList<>()));
       for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
-        Map<String, Dataset<Row>> bound = restrictedTo(tablesAt(state), changed.getKey(), changed.getValue(), state);
-        reachedBy.get(changed.getKey()).forEach((table, rows) -> bound.put(table,
-            reachedAt(table, rows, state, changedKeys)));
-        view.query().tables().forEach(table -> {
-          if (bound.get(table) == stateOf(table, state)) {
-            bindings.remove(table);
-          } else if (bindings.containsKey(table)) {
-            bindings.get(table).add(bound.get(table));
-          }
-        });
-        Core core = core(bound, Collections.emptySet());
+        Core core = core(restrictedTo(tablesAt(state), changed.getKey(), changed.getValue(), state));
         lineage = core.lineage;
         branches.add(madeOfChangedRows(core.rows, changed.getKey(), changed.getValue()));
       }
-      passRows.put(state, bindings);
       Dataset<Row> rows = branches.stream().reduce(Dataset::unionByName).get();
       if (branches.size() > 1) {
         // A row made of changed rows of two tables is found by both tables' passes; its lineage tells it apart.
@@ -224,94 +201,12 @@ public final class ViewBatch {
    */
   private Map<String, Dataset<Row>> restrictedTo(Map<String, Dataset<Row>> bound, String table, Rows keys,
                                                  State state) {
-    Dataset<Row> restricted = changedRowsAt(table, keys, state);
+    TableState tableState = tables.get(table);
+    Option<Dataset<Row>> changedRows = state == State.CURRENT ? tableState.changedRowsAfter()
+        : tableState.changedRowsBefore();
+    Dataset<Row> restricted = changedRows.isPresent() ? changedRows.get() : restrict(bound.get(table), table, keys);
     bound.put(table, keys.values.isPresent() ? broadcast(restricted) : restricted);
     return bound;
-  }
-
-  /** The rows of a changed table's changed keys in a state: from the delta's images where it has them, read once. */
-  private Dataset<Row> changedRowsAt(String table, Rows keys, State state) {
-    return changedRows.computeIfAbsent(state, any -> new LinkedHashMap<>()).computeIfAbsent(table, any -> {
-      TableState tableState = tables.get(table);
-      Option<Dataset<Row>> images = state == State.CURRENT ? tableState.changedRowsAfter()
-          : tableState.changedRowsBefore();
-      return cached(images.isPresent() ? images.get() : restrict(stateOf(table, state), table, keys));
-    });
-  }
-
-  /**
-   * The rows of the other tables that the changed rows of {@code table} can be joined with, at either state, from one
-   * read of each table's current state: the query is run over every version of every row (a changed table's current
-   * state and its changed keys' previous rows; {@code table}'s changed rows at both states), carrying the rows of those
-   * tables, and a row of a table is kept where it met a changed row of {@code table}. As every operator but the right
-   * side of a left outer join keeps rows only by what they are joined with, every row of the query at either state made
-   * of a changed row of {@code table} is made of such rows: each state's pass reads them instead of the whole tables.
-   * Tables on the right side of a left outer join stay whole: restricted, they would leave their left rows unmatched.
-   *
-   * @return by table, its rows met (its current state's columns); empty where no other table can be restricted
-   */
-  private Map<String, Dataset<Row>> reached(String table, Rows keys, Map<String, Rows> changedKeys,
-                                            LineagePlan shape) {
-    Map<String, Integer> others = new LinkedHashMap<>();
-    view.query().tables().stream().filter(other -> !other.equals(table)
-        && !shape.isOnNullableSide(view.keyOf(other).index()))
-        .forEach(other -> others.put(other, view.keyOf(other).index()));
-    if (others.isEmpty()) {
-      return Collections.emptyMap();
-    }
-    Map<String, Dataset<Row>> versions = new LinkedHashMap<>();
-    for (String each : view.query().tables()) {
-      if (each.equals(table)) {
-        Dataset<Row> images = changedRowsAt(each, keys, State.PREVIOUS)
-            .unionByName(changedRowsAt(each, keys, State.CURRENT), true);
-        versions.put(each, keys.values.isPresent() ? broadcast(images) : images);
-      } else if (changedKeys.containsKey(each)) {
-        versions.put(each, tables.get(each).current()
-            .unionByName(changedRowsAt(each, changedKeys.get(each), State.PREVIOUS), true));
-      } else {
-        versions.put(each, tables.get(each).current());
-      }
-    }
-    Dataset<Row> made = madeOfChangedRows(core(versions, new HashSet<>(others.values())).rows, table, keys);
-    Dataset<Row> met = cached(made.select(others.values().stream().map(index -> col(LineagePlan.rowColumn(index)))
-        .toArray(Column[]::new)));
-    Map<String, Dataset<Row>> reached = new LinkedHashMap<>();
-    others.forEach((other, index) -> {
-      Column row = col(LineagePlan.rowColumn(index));
-      // One row per key: a changed key's versions are replaced by its rows in each state (reachedAt).
-      reached.put(other, cached(met.where(row.isNotNull()).select(col(LineagePlan.rowColumn(index) + ".*"))
-          .dropDuplicates(view.keyOf(other).columns().toArray(new String[0]))));
-    });
-    steps.add(String.format("the rows of %s that the changed rows of %s meet at either state (%s), from one read of "
-        + "the current state", String.join(", ", others.keySet()), table, others.keySet().stream()
-        .map(other -> reached.get(other).count() + " of " + other).collect(Collectors.joining(", "))));
-    return reached;
-  }
-
-  /**
-   * A table's rows in a state among those {@link #reached} found: its rows of unchanged keys as found, and its changed
-   * keys' rows in the state. The whole table where the state has a column the rows found lack (one dropped since).
-   */
-  private Dataset<Row> reachedAt(String table, Dataset<Row> reached, State state, Map<String, Rows> changedKeys) {
-    Dataset<Row> whole = stateOf(table, state);
-    if (!Arrays.asList(reached.columns()).containsAll(Arrays.asList(whole.columns()))) {
-      return whole;
-    }
-    Column[] columns = Arrays.stream(whole.schema().fields())
-        .map(field -> col(quoted(field.name())).cast(field.dataType()).as(field.name())).toArray(Column[]::new);
-    if (!changedKeys.containsKey(table)) {
-      return reached.select(columns);
-    }
-    TableKey key = view.keyOf(table);
-    String match = MATCH_PREFIX + "key";
-    Dataset<Row> changed = changedKeys.get(table).dataset.select(col(LineagePlan.keyColumn(key.index())).as(match));
-    Dataset<Row> unchanged = reached.join(broadcast(changed), key.of(column -> reached.col(quoted(column)))
-        .equalTo(changed.col(match)), "left_anti");
-    Dataset<Row> reachedKeys = reached.select(key.of(column -> col(quoted(column))).as(match));
-    Dataset<Row> rowsOfChangedKeys = changedRowsAt(table, changedKeys.get(table), state);
-    Dataset<Row> changedReached = rowsOfChangedKeys.join(reachedKeys, key.of(column -> rowsOfChangedKeys
-        .col(quoted(column))).equalTo(reachedKeys.col(match)), "left_semi");
-    return unchanged.select(columns).unionByName(changedReached.select(columns));
   }
 
   /**
@@ -343,14 +238,10 @@ public final class ViewBatch {
         String keyColumn = LineagePlan.keyColumn(view.keyOf(table).index());
         if (identity.contains(keyColumn)) {
           Rows keys = rows(ids.dataset.select(keyColumn).where(col(keyColumn).isNotNull()).distinct());
-          // An identity's row of a table is among the rows a pass bound it to, where no pass read it whole.
-          List<Dataset<Row>> passed = passRows.get(state).get(table);
-          Dataset<Row> candidates = passed == null ? bound.get(table) : passed.stream().reduce(Dataset::unionByName)
-              .get().dropDuplicates(view.keyOf(table).columns().toArray(new String[0]));
-          bound.put(table, restrict(candidates, table, keys));
+          bound.put(table, restrict(bound.get(table), table, keys));
         }
       }
-      rows.put(state, semiJoin(core(bound, Collections.emptySet()).rows, ids.dataset, identity, identity));
+      rows.put(state, semiJoin(core(bound).rows, ids.dataset, identity, identity));
       steps.add(String.format("rows of the %s identities of those rows (left outer joins), at the %s state",
           ids.describe(), state.name().toLowerCase()));
     }
@@ -512,15 +403,12 @@ public final class ViewBatch {
     return rows;
   }
 
-  /**
-   * The query's join part at one binding of the tables, with lineage (and the whole rows of the tables of
-   * {@code carriedRows}); a grouped view's rows as their groups.
-   */
-  private Core core(Map<String, Dataset<Row>> bound, Set<Integer> carriedRows) {
+  /** The query's join part at one binding of the tables, with lineage; a grouped view's rows as their groups. */
+  private Core core(Map<String, Dataset<Row>> bound) {
     LogicalPlan analyzed = view.query().analyze(bound);
     Option<LogicalPlan> grouping = ViewDefinition.groupingOf(analyzed);
     LogicalPlan joined = grouping.map(plan -> plan.children().head()).orElse(analyzed);
-    LineagePlan lineage = LineagePlan.of(joined, view.keyOfView(), carriedRows);
+    LineagePlan lineage = LineagePlan.of(joined, view.keyOfView());
     LogicalPlan plan = lineage.plan();
     if (grouping.isPresent()) {
       List<NamedExpression> projected = new ArrayList<>();
@@ -540,12 +428,9 @@ public final class ViewBatch {
 
   private Map<String, Dataset<Row>> tablesAt(State state) {
     Map<String, Dataset<Row>> bound = new LinkedHashMap<>();
-    view.query().tables().forEach(table -> bound.put(table, stateOf(table, state)));
+    view.query().tables().forEach(table -> bound.put(table,
+        state == State.CURRENT ? tables.get(table).current() : tables.get(table).previous()));
     return bound;
-  }
-
-  private Dataset<Row> stateOf(String table, State state) {
-    return state == State.CURRENT ? tables.get(table).current() : tables.get(table).previous();
   }
 
   /** The table's rows whose key is among the keys: an IN filter Spark pushes into the scan, or a semi-join. */

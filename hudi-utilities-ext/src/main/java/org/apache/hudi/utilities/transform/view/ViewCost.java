@@ -33,8 +33,8 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  *   without GROUP BY: its joins are N:1; few rows for a grouped view), reads the target's keys to delete what left the
  *   result, and upserts every result row;</li>
  *   <li>an incremental batch runs a pass per changed table: that table's changed rows at both states (from a CDC
- *   delta's images, else by a read of the table restricted to its changed keys, a scan) joined with the rows of the
- *   other tables they meet, found by one read of each other table's current state; a table read as its latest state whose window may have removed records has its keys scanned at
+ *   delta's images, else by a read of the table restricted to its changed keys, a scan) joined with every other table
+ *   whole at both states; a table read as its latest state whose window may have removed records has its keys scanned at
  *   both states; each changed row of a table produces about {@code largest rows / its rows} rows (the fact rows one
  *   dimension row joins); a grouped view that keeps no aggregate state reads its changed groups' rows, whole tables.
  *   It writes the rows it produced (a grouped view: few), and on a COPY_ON_WRITE target rewrites the files they fall
@@ -142,7 +142,7 @@ public final class ViewCost {
         continue;
       }
       long ownRows = table.changedRowsFromImages ? table.changedRecords : 2 * table.rows;
-      long otherRows = allRows - table.rows;
+      long otherRows = 2 * (allRows - table.rows);
       long keyRows = table.removedKeysScanned ? 2 * table.rows : 0;
       long reached = (long) Math.min((double) table.changedRecords * largestRows / table.rows, 2.0 * largestRows);
       scanned += ownRows + otherRows + keyRows;
