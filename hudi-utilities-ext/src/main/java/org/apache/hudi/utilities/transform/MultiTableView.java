@@ -52,6 +52,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,8 +168,9 @@ final class MultiTableView {
     }
     ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.maxListedKeys());
     // Before the Streamer's first commit the target's type is unknown: taken to be the Streamer's default.
-    ViewCost cost = ViewCost.estimate(readers.values().stream().map(ViewTableReader::change)
-            .collect(Collectors.toList()), definition.isGrouped(), definition.keepsAggregateState(),
+    ViewCost cost = ViewCost.estimate(readers.values().stream().map(reader -> reader.change().reaching(
+            reader.recordsWritten() <= viewConf.maxListedKeys() ? definition.joinedTo(reader.table())
+                : Collections.emptySet())).collect(Collectors.toList()), definition.isGrouped(), definition.keepsAggregateState(),
         !target.isPresent() || target.get().rewritesFiles(), viewConf.costWeights());
     boolean incremental;
     String reason;

@@ -155,7 +155,9 @@ class TestExplainCli extends OrdersAndUsersPipeline {
     assertContains(explained, "It is a view; this batch: strategy STRICT: incremental, because "
         + "hoodie.streamer.transformer.view.strategy=STRICT (estimated cost: incremental ~");
     assertContains(explained, "(orders: 1 changed of ~");
-    assertContains(explained, "steps: rows made of the changed keys (1 of orders), a pass per changed table over its "
+    assertContains(explained, "steps: the changed rows of orders meet users only where users.user_id is one of their "
+        + "1 values of user_id: those rows of users read once, as of the new state; as of the old state, derived from "
+        + "them; rows made of the changed keys (1 of orders), a pass per changed table over its "
         + "changed rows, at the previous state; rows made of the changed keys (1 of orders), a pass per changed table "
         + "over its changed rows, at the current state; upsert those rows as of the new state; delete the keys they "
         + "had only in the old state");

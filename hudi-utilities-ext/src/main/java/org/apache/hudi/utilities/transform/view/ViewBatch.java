@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +48,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
 import static scala.collection.JavaConverters.asScalaBuffer;
 import static scala.collection.JavaConverters.seqAsJavaList;
 
@@ -79,6 +83,9 @@ public final class ViewBatch {
   private final int maxListedKeys;
   private final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<String> steps = new ArrayList<>();
+  private final Map<State, Map<String, Dataset<Row>>> changedRows = new EnumMap<>(State.class);
+  /** Per table joined to a changed table, its rows the changed rows meet as of the new state. */
+  private final Map<String, Dataset<Row>> reachedRows = new HashMap<>();
 
   /**
    * @param tables        every table of the view (others are left out), by name
@@ -125,10 +132,15 @@ public final class ViewBatch {
         .map(changed -> changed.getValue().describe() + " of " + changed.getKey()
             + (tables.get(changed.getKey()).changedRowsAfter().isPresent() ? ", their rows from the delta's images" : ""))
         .collect(Collectors.joining(", "));
+    Map<String, List<Reach>> reaches = reaches(changedKeys);
     for (State state : State.values()) {
       List<Dataset<Row>> branches = new ArrayList<>();
       for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
-        Core core = core(restrictedTo(tablesAt(state), changed.getKey(), changed.getValue(), state));
+        Map<String, Dataset<Row>> bound = restrictedTo(tablesAt(state), changed.getKey(), changed.getValue(), state);
+        for (Reach reach : reaches.getOrDefault(changed.getKey(), Collections.emptyList())) {
+          reached(reach, state, changedKeys, reaches).ifPresent(rows -> bound.put(reach.table, rows));
+        }
+        Core core = core(bound);
         lineage = core.lineage;
         branches.add(madeOfChangedRows(core.rows, changed.getKey(), changed.getValue()));
       }
@@ -201,12 +213,101 @@ public final class ViewBatch {
    */
   private Map<String, Dataset<Row>> restrictedTo(Map<String, Dataset<Row>> bound, String table, Rows keys,
                                                  State state) {
-    TableState tableState = tables.get(table);
-    Option<Dataset<Row>> changedRows = state == State.CURRENT ? tableState.changedRowsAfter()
-        : tableState.changedRowsBefore();
-    Dataset<Row> restricted = changedRows.isPresent() ? changedRows.get() : restrict(bound.get(table), table, keys);
+    Dataset<Row> restricted = changedRows(table, keys, state);
     bound.put(table, keys.values.isPresent() ? broadcast(restricted) : restricted);
     return bound;
+  }
+
+  /**
+   * A changed table's rows of its changed keys at a state, read once for the batch (its own pass and the passes of the
+   * tables it joins use them): from the delta where it holds them, else from the state by key.
+   */
+  private Dataset<Row> changedRows(String table, Rows keys, State state) {
+    return changedRows.computeIfAbsent(state, any -> new HashMap<>()).computeIfAbsent(table, any -> {
+      TableState tableState = tables.get(table);
+      Option<Dataset<Row>> images = state == State.CURRENT ? tableState.changedRowsAfter()
+          : tableState.changedRowsBefore();
+      return cached(images.isPresent() ? images.get()
+          : restrict(state == State.CURRENT ? tableState.current() : tableState.previous(), table, keys));
+    });
+  }
+
+  /**
+   * For each changed table whose changed rows are few enough to list, the tables its pass needs only in part: those
+   * the query joins to it by an equality of one of their columns to one of its (see {@link JoinEdges}), with the values
+   * its changed rows hold in that column at either state.
+   */
+  private Map<String, List<Reach>> reaches(Map<String, Rows> changedKeys) {
+    Map<String, List<Reach>> reaches = new LinkedHashMap<>();
+    for (Map.Entry<String, Rows> changed : changedKeys.entrySet()) {
+      if (!changed.getValue().values.isPresent()) {
+        continue;
+      }
+      for (String table : view.query().tables()) {
+        Option<JoinEdges.Edge> edge = view.joinEdges().between(table, changed.getKey());
+        if (table.equals(changed.getKey()) || !edge.isPresent()) {
+          continue;
+        }
+        Column joined = col(quoted(edge.get().joinedColumn()));
+        Dataset<Row> before = changedRows(changed.getKey(), changed.getValue(), State.PREVIOUS);
+        Dataset<Row> after = changedRows(changed.getKey(), changed.getValue(), State.CURRENT);
+        if (!hasColumn(before, edge.get().joinedColumn()) || !hasColumn(tables.get(table).current(),
+            edge.get().column())) {
+          continue;
+        }
+        List<Object> values = before.select(joined).unionByName(after.select(joined)).where(joined.isNotNull())
+            .distinct().limit(maxListedKeys + 1).collectAsList().stream().map(row -> row.get(0))
+            .collect(Collectors.toList());
+        if (values.size() <= maxListedKeys) {
+          reaches.computeIfAbsent(changed.getKey(), any -> new ArrayList<>())
+              .add(new Reach(table, edge.get().column(), values));
+          steps.add(String.format("the changed rows of %s meet %s only where %s.%s is one of their %d values of %s: "
+              + "those rows of %s read once, as of the new state; as of the old state, derived from them",
+              changed.getKey(), table, table, edge.get().column(), values.size(), edge.get().joinedColumn(), table));
+        }
+      }
+    }
+    return reaches;
+  }
+
+  /**
+   * The rows of a table that a changed table's pass meets at a state: those whose joined column holds one of the
+   * changed rows' values. As of the new state they are read once for every pass (persisted); as of the old one they
+   * are the same rows less those of the table's own changed keys, plus its changed keys' old rows that hold one of the
+   * values. Empty where the table's columns differ between the states: the pass then reads it whole.
+   */
+  private Option<Dataset<Row>> reached(Reach reach, State state, Map<String, Rows> changedKeys,
+                                       Map<String, List<Reach>> reaches) {
+    TableState tableState = tables.get(reach.table);
+    Column reachedBy = col(quoted(reach.column)).isin(reach.values.toArray());
+    Dataset<Row> current = reachedRows.computeIfAbsent(reach.table, table -> {
+      Column any = lit(false);
+      for (List<Reach> ofTable : reaches.values()) {
+        for (Reach other : ofTable) {
+          if (other.table.equals(table)) {
+            any = any.or(col(quoted(other.column)).isin(other.values.toArray()));
+          }
+        }
+      }
+      return cached(tableState.current().where(any));
+    }).where(reachedBy);
+    if (state == State.CURRENT) {
+      return Option.of(current);
+    }
+    if (!tableState.previous().schema().equals(tableState.current().schema())) {
+      return Option.empty();
+    }
+    Rows keys = changedKeys.get(reach.table);
+    if (keys == null) {
+      // No key of the table changed: its rows are the same at both states.
+      return Option.of(current);
+    }
+    return Option.of(byKeys(current, reach.table, keys, false)
+        .unionByName(changedRows(reach.table, keys, State.PREVIOUS).where(reachedBy)));
+  }
+
+  private static boolean hasColumn(Dataset<Row> rows, String column) {
+    return Arrays.stream(rows.columns()).anyMatch(name -> name.equals(column));
   }
 
   /**
@@ -435,15 +536,21 @@ public final class ViewBatch {
 
   /** The table's rows whose key is among the keys: an IN filter Spark pushes into the scan, or a semi-join. */
   private Dataset<Row> restrict(Dataset<Row> table, String name, Rows keys) {
+    return byKeys(table, name, keys, true);
+  }
+
+  /** The table's rows whose key is among the keys ({@code among}), or those whose key is not. */
+  private Dataset<Row> byKeys(Dataset<Row> table, String name, Rows keys, boolean among) {
     TableKey key = view.keyOf(name);
     String keyColumn = LineagePlan.keyColumn(key.index());
     if (keys.values.isPresent() && key.columns().size() == 1) {
-      return table.where(col(quoted(key.columns().get(0))).isin(keys.values.get().stream().map(row -> row.get(0))
-          .toArray()));
+      Column listed = col(quoted(key.columns().get(0))).isin(keys.values.get().stream().map(row -> row.get(0))
+          .toArray());
+      return table.where(among ? listed : not(coalesce(listed, lit(false))));
     }
     Dataset<Row> matches = keys.dataset.select(col(keyColumn).as(MATCH_PREFIX + "key"));
     return table.join(matches, key.of(column -> table.col(quoted(column))).equalTo(matches.col(MATCH_PREFIX + "key")),
-        "left_semi");
+        among ? "left_semi" : "left_anti");
   }
 
   /** Rows of {@code rows} whose key columns match no row of {@code others} (nulls match nulls). */
@@ -538,6 +645,19 @@ public final class ViewBatch {
 
     String describe() {
       return values.map(list -> String.valueOf(list.size())).orElse("more than " + maxListedKeys);
+    }
+  }
+
+  /** A table a changed table's pass needs only where its column holds one of the changed rows' values. */
+  private static final class Reach {
+    private final String table;
+    private final String column;
+    private final List<Object> values;
+
+    Reach(String table, String column, List<Object> values) {
+      this.table = table;
+      this.column = column;
+      this.values = values;
     }
   }
 

@@ -19,8 +19,11 @@
 package org.apache.hudi.utilities.transform.view;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
@@ -34,7 +37,8 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  *   result, and upserts every result row;</li>
  *   <li>an incremental batch runs a pass per changed table: that table's changed rows at both states (from a CDC
  *   delta's images, else by a read of the table restricted to its changed keys, a scan) joined with every other table
- *   whole at both states; a table read as its latest state whose window may have removed records has its keys scanned at
+ *   whole at both states, except the tables it reaches (joined to it by an equality, its changed rows few enough to
+ *   list), scanned once for the batch; a table read as its latest state whose window may have removed records has its keys scanned at
  *   both states; each changed row of a table produces about {@code largest rows / its rows} rows (the fact rows one
  *   dimension row joins); a grouped view that keeps no aggregate state reads its changed groups' rows, whole tables.
  *   It writes the rows it produced (a grouped view: few), and on a COPY_ON_WRITE target rewrites the files they fall
@@ -92,6 +96,7 @@ public final class ViewCost {
     private final long changedRecords;
     private final boolean changedRowsFromImages;
     private final boolean removedKeysScanned;
+    private final Set<String> reached;
 
     /**
      * @param rows                  the table's estimated rows
@@ -101,11 +106,27 @@ public final class ViewCost {
      */
     public TableChange(String table, long rows, long changedRecords, boolean changedRowsFromImages,
                        boolean removedKeysScanned) {
+      this(table, rows, changedRecords, changedRowsFromImages, removedKeysScanned, Collections.emptySet());
+    }
+
+    private TableChange(String table, long rows, long changedRecords, boolean changedRowsFromImages,
+                        boolean removedKeysScanned, Set<String> reached) {
       this.table = table;
       this.rows = Math.max(1, rows);
       this.changedRecords = changedRecords;
       this.changedRowsFromImages = changedRowsFromImages;
       this.removedKeysScanned = removedKeysScanned;
+      this.reached = reached;
+    }
+
+    /**
+     * This change with the tables its pass reads only where they join its changed rows (the query joins them to it by
+     * an equality, and its changed rows are few enough to list their values): read once for the batch, as of the new
+     * state, instead of whole at both states.
+     */
+    public TableChange reaching(Set<String> tables) {
+      return new TableChange(table, rows, changedRecords, changedRowsFromImages, removedKeysScanned,
+          Collections.unmodifiableSet(new HashSet<>(tables)));
     }
 
     boolean changed() {
@@ -137,12 +158,20 @@ public final class ViewCost {
     long produced = 0;
     double changeFraction = 0;
     List<String> passes = new ArrayList<>();
+    Set<String> reachedTables = new HashSet<>();
     for (TableChange table : tables) {
       if (!table.changed()) {
         continue;
       }
       long ownRows = table.changedRowsFromImages ? table.changedRecords : 2 * table.rows;
-      long otherRows = 2 * (allRows - table.rows);
+      long otherRows = 0;
+      for (TableChange other : tables) {
+        if (other != table && !table.reached.contains(other.table)) {
+          otherRows += 2 * other.rows;
+        } else if (other != table) {
+          reachedTables.add(other.table);
+        }
+      }
       long keyRows = table.removedKeysScanned ? 2 * table.rows : 0;
       long reached = (long) Math.min((double) table.changedRecords * largestRows / table.rows, 2.0 * largestRows);
       scanned += ownRows + otherRows + keyRows;
@@ -156,6 +185,11 @@ public final class ViewCost {
     if (passes.isEmpty()) {
       return new ViewCost(0, fullMillis, 0, 0, String.format(Locale.ROOT,
           "no table changed; a full recompute ~%.0f ms", fullMillis));
+    }
+    for (TableChange table : tables) {
+      if (reachedTables.contains(table.table)) {
+        scanned += table.rows;
+      }
     }
     if (grouped && !keepsState) {
       scanned += allRows;

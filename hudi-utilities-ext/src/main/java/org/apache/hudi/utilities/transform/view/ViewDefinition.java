@@ -44,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static scala.collection.JavaConverters.seqAsJavaList;
@@ -72,10 +73,11 @@ public final class ViewDefinition {
   private final boolean grouped;
   private final Map<String, Integer> groupOfKeyColumn;
   private final AggregateState aggregateState;
+  private final JoinEdges joinEdges;
 
   private ViewDefinition(ViewQuery query, Map<String, TableKey> keyOfTable, List<String> targetKey, ViewShape shape,
                          List<String> columns, boolean grouped, Map<String, Integer> groupOfKeyColumn,
-                         AggregateState aggregateState) {
+                         AggregateState aggregateState, JoinEdges joinEdges) {
     this.query = query;
     this.keyOfTable = keyOfTable;
     this.targetKey = targetKey;
@@ -84,6 +86,7 @@ public final class ViewDefinition {
     this.grouped = grouped;
     this.groupOfKeyColumn = groupOfKeyColumn;
     this.aggregateState = aggregateState;
+    this.joinEdges = joinEdges;
     Map<String, TableKey> keyOfView = new LinkedHashMap<>();
     query.viewOfTable().forEach((table, view) -> keyOfView.put(view, keyOfTable.get(table)));
     this.keyOfView = keyOfView;
@@ -142,7 +145,7 @@ public final class ViewDefinition {
         ? AggregateState.of(analyzed, grouping.get())
         : AggregateState.notKept(grouping.isPresent() ? "the view cannot be maintained incrementally" : "it has no GROUP BY");
     return new ViewDefinition(query, keyOfTable, targetKey, shape, columns, grouping.isPresent(), groupOfKeyColumn,
-        aggregateState);
+        aggregateState, JoinEdges.of(analyzed, tableOfView));
   }
 
   /**
@@ -248,6 +251,16 @@ public final class ViewDefinition {
   /** The state a grouped view keeps per group in its target (none for a join view, or a grouped one it cannot keep). */
   AggregateState aggregateState() {
     return aggregateState;
+  }
+
+  /** The equalities by which the query joins one table's column to another's. */
+  JoinEdges joinEdges() {
+    return joinEdges;
+  }
+
+  /** The tables the query joins to a table by an equality of their columns as the tables hold them. */
+  public Set<String> joinedTo(String table) {
+    return joinEdges.joinedTo(table);
   }
 
   TableKey keyOf(String table) {
