@@ -48,7 +48,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 import static scala.collection.JavaConverters.seqAsJavaList;
@@ -97,17 +96,6 @@ final class JoinEdges {
     }
 
     @Override
-    public boolean equals(Object other) {
-      return other instanceof Edge && column.equals(((Edge) other).column)
-          && joinedColumn.equals(((Edge) other).joinedColumn);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(column, joinedColumn);
-    }
-
-    @Override
     public String toString() {
       return column + " = " + joinedColumn;
     }
@@ -139,12 +127,8 @@ final class JoinEdges {
   }
 
   private static void add(Map<String, Map<String, List<Edge>>> edges, TableColumn column, TableColumn joined) {
-    List<Edge> between = edges.computeIfAbsent(column.table, table -> new HashMap<>())
-        .computeIfAbsent(joined.table, table -> new ArrayList<>());
-    Edge edge = new Edge(column.column, joined.column);
-    if (!between.contains(edge)) {
-      between.add(edge);
-    }
+    edges.computeIfAbsent(column.table, table -> new HashMap<>())
+        .computeIfAbsent(joined.table, table -> new ArrayList<>()).add(new Edge(column.column, joined.column));
   }
 
   /** The first equality joining a column of {@code table} to a column of {@code joined}; empty if none does. */
