@@ -216,7 +216,7 @@ final class FreshnessBenchmark implements Benchmark {
     for (int i = 0; i < sources.size(); i++) {
       tables.add("src_" + i);
       props.put("hoodie.streamer.source.hudi.src_" + i + ".path", sources.get(i));
-      props.put("hoodie.streamer.source.hudi.src_" + i + ".missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+      props.put("hoodie.streamer.source.hudi.src_" + i + ".missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT");
     }
     props.put("hoodie.streamer.source.multi.hudi.tables", String.join(",", tables));
     Path sql = work.resolve(name + ".sql");

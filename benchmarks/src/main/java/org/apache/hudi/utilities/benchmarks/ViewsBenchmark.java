@@ -394,7 +394,7 @@ final class ViewsBenchmark implements Benchmark {
       props.setProperty("hoodie.streamer.source.multi.hudi.tables", String.join(",", paths.keySet()));
       paths.forEach((table, path) -> {
         props.setProperty("hoodie.streamer.source.hudi." + table + ".path", path);
-        props.setProperty("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy",
+        props.setProperty("hoodie.streamer.source.hudi." + table + ".missing.checkpoint.strategy",
             "READ_UPTO_LATEST_COMMIT");
       });
       props.setProperty("hoodie.streamer.transformer.sql.file", sqlFile);

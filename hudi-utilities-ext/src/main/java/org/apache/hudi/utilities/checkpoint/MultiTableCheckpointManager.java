@@ -145,7 +145,7 @@ public final class MultiTableCheckpointManager {
     }
     if (!malformedEntries.isEmpty()) {
       LOG.warn("Skipped {} malformed entries {} of checkpoint '{}' (lenient parsing); tables without a position start "
-          + "from their missing_checkpoint_strategy", malformedEntries.size(), malformedEntries, text);
+          + "from their missing.checkpoint.strategy", malformedEntries.size(), malformedEntries, text);
     }
     MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(positions);
     // Without an order entry, the tables were declared in name order (see format).
@@ -240,7 +240,7 @@ public final class MultiTableCheckpointManager {
     removed.removeAll(tables);
     if (!removed.isEmpty()) {
       LOG.warn("Dropping the checkpoint positions of tables {} that are no longer configured (configured: {}); "
-          + "a table added back later starts from its missing_checkpoint_strategy", removed, tables);
+          + "a table added back later starts from its missing.checkpoint.strategy", removed, tables);
     }
     return merged.retainTables(tables);
   }

@@ -96,7 +96,7 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .markAdvanced()
       .withDocumentation("The table that a bare checkpoint (one instant, no '=') belongs to, e.g. the checkpoint of a "
           + "HoodieIncrSource job being upgraded to this source. The other tables then start from their "
-          + "missing_checkpoint_strategy. The next commit stores the multi-table form.");
+          + "missing.checkpoint.strategy. The next commit stores the multi-table form.");
 
   public static final ConfigProperty<Boolean> CHECKPOINT_LENIENT = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "checkpoint.lenient")
@@ -106,7 +106,7 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .withDocumentation("false: a malformed checkpoint entry fails the batch before anything is read, naming the entry "
           + "and the --checkpoint that repairs it. true: malformed entries are skipped with a WARN and counted in the "
           + "multi_table_checkpoint_malformed_entries metric; a table that may have lost its position that way then "
-          + "starts from its missing_checkpoint_strategy only if that strategy is set explicitly, and fails the batch "
+          + "starts from its missing.checkpoint.strategy only if that strategy is set explicitly, and fails the batch "
           + "otherwise, so that no table silently jumps to latest.");
 
   public static final ConfigProperty<Integer> READ_PARALLELISM = ConfigProperty
@@ -206,9 +206,12 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .withDocumentation("Max number of completed instants of this table read in one batch.");
 
   public static final ConfigProperty<String> TABLE_MISSING_CHECKPOINT_STRATEGY = ConfigProperty
-      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing.checkpoint.strategy")
       .defaultValue(IncrSourceHelper.MissingCheckpointStrategy.READ_LATEST.name())
-      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing.checkpoint.strategy",
+          // the spelling of releases before Hudi's dotted one
+          STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy",
+          DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "missing_checkpoint_strategy")
       .withValidValues(enumNames(IncrSourceHelper.MissingCheckpointStrategy.class))
       .markAdvanced()
       .withDocumentation("Where this table starts when the checkpoint has no position for it (first run, or a table "
@@ -216,9 +219,12 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
           + Arrays.toString(IncrSourceHelper.MissingCheckpointStrategy.values()));
 
   public static final ConfigProperty<Boolean> TABLE_SKIP_ON_SCHEMA_FAILURE = ConfigProperty
-      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
+      .key(STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip.on.schema.failure")
       .defaultValue(false)
-      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip.on.schema.failure",
+          // the spelling of releases before Hudi's dotted one
+          STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure",
+          DELTA_STREAMER_CONFIG_PREFIX + TABLE_PREFIX + "skip_on_schema_failure")
       .markAdvanced()
       .withDocumentation("When this table's schema cannot be resolved (e.g. it has no completed commit yet): false "
           + "fails the batch before anything is committed; true gives the transformer an empty dataset without "

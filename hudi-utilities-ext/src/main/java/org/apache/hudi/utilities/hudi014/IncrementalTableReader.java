@@ -327,7 +327,7 @@ final class IncrementalTableReader {
       if (!table.skipOnSchemaFailure()) {
         throw new HoodieReadFromSourceException(problem + ". Nothing was committed.", e);
       }
-      LOG.warn("{}; it gets an empty dataset without columns (skip_on_schema_failure)", problem, e);
+      LOG.warn("{}; it gets an empty dataset without columns (skip.on.schema.failure)", problem, e);
       return new StructType();
     }
     StructType read = new StructType(Arrays.stream(tableColumns.fields())
@@ -379,10 +379,10 @@ final class IncrementalTableReader {
   private TableBatch skippedOrFail(SourceTable table, String problem) {
     if (!table.skipOnSchemaFailure()) {
       throw new HoodieReadFromSourceException(problem + ". Nothing was committed. Fix the table or its path, remove it "
-          + "from the table list, or set its skip_on_schema_failure to give it an empty dataset without columns (and "
+          + "from the table list, or set its skip.on.schema.failure to give it an empty dataset without columns (and "
           + "keep its position) until it can be read.");
     }
-    LOG.warn("{}; skipping it: it gets an empty dataset without columns and keeps its position (skip_on_schema_failure)",
+    LOG.warn("{}; skipping it: it gets an empty dataset without columns and keeps its position (skip.on.schema.failure)",
         problem);
     return new TableBatch(table.name(), spark.emptyDataFrame(), Option.empty(), true);
   }

@@ -127,7 +127,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
   private Option<String> storedCheckpoint() {
     if (!metrics.isPresent()) {
       LOG.warn("The target of this source is unknown (no ingestion metrics); tables the resume string does not name "
-          + "start from their missing_checkpoint_strategy");
+          + "start from their missing.checkpoint.strategy");
       return Option.empty();
     }
     return new StoredCheckpointReader(sparkContext.hadoopConfiguration()).newest(target().get(),

@@ -24,6 +24,8 @@ import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpo
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,13 +78,27 @@ class TestMultiTableReadConf {
   void enumNamesAreReadIgnoringCase() {
     TypedProperties props = twoTables();
     props.setProperty("hoodie.streamer.source.multi.hudi.alignment", "commit_time_ceiling");
-    props.setProperty("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "read_upto_latest_commit");
+    props.setProperty("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "read_upto_latest_commit");
 
     MultiTableReadConf conf = MultiTableReadConf.from(props);
 
     assertEquals(AlignmentMode.COMMIT_TIME_CEILING, conf.alignment());
     assertEquals(MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT, conf.table("orders").get().missingCheckpointStrategy());
     assertTrue(conf.table("orders").get().missingCheckpointStrategyExplicit());
+  }
+
+  @Test
+  void perTableKeysOfEarlierReleasesStayAcceptedBesideHudisDottedSpelling() {
+    TypedProperties props = twoTables();
+    props.setProperty("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+    props.setProperty("hoodie.deltastreamer.source.hudi.db_users.skip_on_schema_failure", "true");
+
+    MultiTableReadConf conf = MultiTableReadConf.from(props);
+
+    assertEquals(MissingCheckpointStrategy.READ_UPTO_LATEST_COMMIT, conf.table("orders").get().missingCheckpointStrategy());
+    assertTrue(conf.table("orders").get().missingCheckpointStrategyExplicit());
+    assertTrue(conf.table("db.users").get().skipOnSchemaFailure());
+    assertEquals(Collections.emptyList(), HoodieIncrMultiSourceConfig.unknownKeys(props, Arrays.asList("orders", "db.users")));
   }
 
   @Test
@@ -153,9 +169,9 @@ class TestMultiTableReadConf {
   void alignmentAndStrategiesAreOneOfTheirValues() {
     assertEquals("Cannot align the tables: hoodie.streamer.source.multi.hudi.alignment=CEILING is not one of "
         + "[NONE, COMMIT_TIME_CEILING]", failure("hoodie.streamer.source.multi.hudi.alignment", "CEILING"));
-    assertEquals("Cannot read table 'orders': hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy=LATEST is "
+    assertEquals("Cannot read table 'orders': hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy=LATEST is "
         + "not one of [READ_LATEST, READ_UPTO_LATEST_COMMIT]",
-        failure("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "LATEST"));
+        failure("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "LATEST"));
   }
 
   @Test

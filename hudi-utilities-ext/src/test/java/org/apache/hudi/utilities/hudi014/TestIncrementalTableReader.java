@@ -187,10 +187,10 @@ class TestIncrementalTableReader {
     HoodieReadFromSourceException failure = assertThrows(HoodieReadFromSourceException.class,
         () -> read(reader(failing), MultiTableReadConf.from(failing).tables().get(0), Option.empty()));
     assertTrue(failure.getMessage().contains("Cannot resolve the schema of table 'empty'"), failure.getMessage());
-    assertTrue(failure.getMessage().contains("skip_on_schema_failure"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("skip.on.schema.failure"), failure.getMessage());
 
     TypedProperties skipping = props("empty", path, "READ_LATEST", 5);
-    skipping.setProperty("hoodie.streamer.source.hudi.empty.skip_on_schema_failure", "true");
+    skipping.setProperty("hoodie.streamer.source.hudi.empty.skip.on.schema.failure", "true");
     TableBatch skipped = read(reader(skipping), MultiTableReadConf.from(skipping).tables().get(0), Option.empty());
     assertEquals(Option.empty(), skipped.advancedTo());
     assertEquals(0, skipped.rows().columns().length);
@@ -212,7 +212,7 @@ class TestIncrementalTableReader {
         failure.getMessage());
 
     TypedProperties skipping = props("gone", path, "READ_LATEST", 5);
-    skipping.setProperty("hoodie.streamer.source.hudi.gone.skip_on_schema_failure", "true");
+    skipping.setProperty("hoodie.streamer.source.hudi.gone.skip.on.schema.failure", "true");
     TableBatch skipped = read(reader(skipping), MultiTableReadConf.from(skipping).tables().get(0), Option.of(position));
     assertTrue(skipped.skipped());
     assertEquals(Option.empty(), skipped.advancedTo());
@@ -330,7 +330,7 @@ class TestIncrementalTableReader {
     TypedProperties props = new TypedProperties();
     props.setProperty("hoodie.streamer.source.multi.hudi.tables", table);
     props.setProperty("hoodie.streamer.source.hudi." + table + ".path", path);
-    props.setProperty("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", strategy);
+    props.setProperty("hoodie.streamer.source.hudi." + table + ".missing.checkpoint.strategy", strategy);
     props.setProperty("hoodie.streamer.source.hudi." + table + ".num_instants", String.valueOf(numInstants));
     return props;
   }

@@ -261,7 +261,7 @@ class TestWindowFileScan {
     TypedProperties props = new TypedProperties();
     props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders");
     props.setProperty("hoodie.streamer.source.hudi.orders.path", path);
-    props.setProperty("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+    props.setProperty("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT");
     props.setProperty("hoodie.streamer.source.hudi.orders.num_instants", String.valueOf(numInstants));
     props.setProperty("hoodie.streamer.source.hudi.orders.incr.fallback.fulltablescan.enable", String.valueOf(fullScanFallback));
     props.setProperty("hoodie.datasource.read.incr.fallback.fulltablescan.enable", String.valueOf(fullScanFallback));

@@ -163,7 +163,7 @@ class TestCommitTimeAlignment {
     props.setProperty("hoodie.streamer.source.multi.hudi.alignment.idle.timeout.ms", String.valueOf(IDLE_TIMEOUT.toMillis()));
     props.setProperty("hoodie.streamer.source.hudi.orders.path", ordersPath);
     props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
-    props.setProperty("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+    props.setProperty("hoodie.streamer.source.hudi.users.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT");
     return new HoodieIncrMultiSource(props, SharedSpark.jsc(), SharedSpark.session(), null, Option.empty(),
         Clock.fixed(now, ZoneOffset.UTC));
   }

@@ -572,7 +572,7 @@ class TestMultiTableContinuousMode {
         .sql(SourceModel.unionSql(TABLES));
     for (Source source : sources) {
       job.property("hoodie.streamer.source.hudi." + source.model.name() + ".path", source.path)
-          .property("hoodie.streamer.source.hudi." + source.model.name() + ".missing_checkpoint_strategy",
+          .property("hoodie.streamer.source.hudi." + source.model.name() + ".missing.checkpoint.strategy",
               "READ_UPTO_LATEST_COMMIT")
           .property("hoodie.streamer.source.hudi." + source.model.name() + ".num_instants", "100");
     }

@@ -152,7 +152,7 @@ class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
 
     job.property("hoodie.streamer.source.multi.hudi.tables", "orders,users,items")
         .property("hoodie.streamer.source.hudi.items.path", itemsPath)
-        .property("hoodie.streamer.source.hudi.items.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.source.hudi.items.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT")
         .sql(READ_LOG_SQL + ITEMS_BRANCH);
     job.syncInProcess();
     assertEquals(List.of("items:i1:1", "orders:o1:1", "users:u1:1"), readLog());
@@ -205,7 +205,7 @@ class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
     job.property("hoodie.streamer.source.multi.hudi.checkpoint.lenient", "true")
         .property("hoodie.metrics.on", "true")
         .property("hoodie.metrics.reporter.type", "INMEMORY")
-        .withoutProperty("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy")
+        .withoutProperty("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy")
         .checkpoint("orders=abc,users=" + users1);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);
@@ -213,7 +213,7 @@ class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
         + "[orders=abc]"), FailureMessages.of(failure));
     assertTrue(HudiTables.allInstants(tables.targetPath).isEmpty());
 
-    job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+    job.property("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT");
     job.syncInProcess();
     assertEquals(List.of("orders:o1:1"), readLog(), "orders started from its explicit strategy; users stayed put");
     assertEquals(1L, TargetGauges.value(tables.targetPath, "multi_table_checkpoint_malformed_entries"));
@@ -257,7 +257,7 @@ class TestOperatingMultiTablePipeline extends OrdersAndUsersPipeline {
     String users1 = tables.users(user("u1", "alice", 1L));
     assertFalse(HudiTables.allInstants(tables.ordersPath).stream().anyMatch(instant -> instant.contains(first)),
         "precondition: the first orders commit is archived");
-    job.property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_LATEST")
+    job.property("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "READ_LATEST")
         .checkpoint("orders=" + first + ",users=" + users1);
 
     Throwable failure = assertThrows(Throwable.class, job::syncInProcess);

@@ -145,7 +145,7 @@ class TestParallelReads {
     props.setProperty("hoodie.streamer.source.hudi.orders.path", ordersPath);
     props.setProperty("hoodie.streamer.source.hudi.orders.num_instants", "2");
     props.setProperty("hoodie.streamer.source.hudi.users.path", usersPath);
-    props.setProperty("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT");
+    props.setProperty("hoodie.streamer.source.hudi.users.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT");
     props.setProperty("hoodie.streamer.source.hudi.items.path", itemsPath);
     return new HoodieIncrMultiSource(props, SharedSpark.jsc(), SharedSpark.session(), null);
   }

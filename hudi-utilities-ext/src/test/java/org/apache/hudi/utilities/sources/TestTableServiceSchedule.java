@@ -226,7 +226,7 @@ class TestTableServiceSchedule {
       metadataSettings.forEach(job::property);
       for (Source source : sources) {
         job.property("hoodie.streamer.source.hudi." + source.name + ".path", source.path)
-            .property("hoodie.streamer.source.hudi." + source.name + ".missing_checkpoint_strategy",
+            .property("hoodie.streamer.source.hudi." + source.name + ".missing.checkpoint.strategy",
                 "READ_UPTO_LATEST_COMMIT")
             .property("hoodie.streamer.source.hudi." + source.name + ".num_instants", String.valueOf(source.numInstants));
       }

@@ -82,8 +82,8 @@ public final class StreamerJob {
         .property("hoodie.streamer.source.multi.hudi.tables", "orders,users")
         .property("hoodie.streamer.source.hudi.orders.path", ordersPath)
         .property("hoodie.streamer.source.hudi.users.path", usersPath)
-        .property("hoodie.streamer.source.hudi.orders.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
-        .property("hoodie.streamer.source.hudi.users.missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.source.hudi.orders.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT")
+        .property("hoodie.streamer.source.hudi.users.missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT")
         .transformers(MultiDatasetSqlFileTransformer.class.getName());
   }
 

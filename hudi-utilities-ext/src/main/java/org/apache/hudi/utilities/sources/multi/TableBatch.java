@@ -79,7 +79,7 @@ public final class TableBatch {
     return advancedTo;
   }
 
-  /** Whether the table could not be read and was skipped, as its skip_on_schema_failure allows. */
+  /** Whether the table could not be read and was skipped, as its skip.on.schema.failure allows. */
   public boolean skipped() {
     return skipped;
   }

@@ -206,7 +206,7 @@ class TestViewsThroughStreamer {
           .sql(sql);
       tables.forEach(table -> job
           .property("hoodie.streamer.source.hudi." + table + ".path", paths.get(table))
-          .property("hoodie.streamer.source.hudi." + table + ".missing_checkpoint_strategy", "READ_UPTO_LATEST_COMMIT"));
+          .property("hoodie.streamer.source.hudi." + table + ".missing.checkpoint.strategy", "READ_UPTO_LATEST_COMMIT"));
       moreProperties.forEach(job::property);
       tables.forEach(table -> written.put(table, new TreeMap<>()));
     }
