@@ -177,7 +177,7 @@ DEMO_START="$(now)"
 
 command -v java > /dev/null || die "java not found. Install a JDK 17, e.g.: sudo apt-get install openjdk-17-jdk-headless"
 JAVA_MAJOR="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)"
-[[ "${JAVA_MAJOR:-0}" -ge 17 ]] || die "java ${JAVA_MAJOR:-?} found; the demo needs Java 17 or later (source-file mode, the build's release 17)"
+[[ "${JAVA_MAJOR:-0}" -ge 17 ]] || die "java ${JAVA_MAJOR:-?} found; the demo needs Java 17 or later, the runtime the plugin is tested on (its classes are Java 11 bytecode)"
 
 # The Java 17 flags Spark needs: one source of truth, the property spark.java17.opens of the root pom.
 JAVA17_OPENS="$(sed -n 's:.*<spark.java17.opens>\(.*\)</spark.java17.opens>.*:\1:p' "${ROOT}/pom.xml")"

@@ -16,7 +16,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 #
-# Runs the plugin's command-line tools as the README launches them, with this build's jars in place of a deployment's
+# Runs the plugin's command-line tools as docs/tools.md launches them, with this build's jars in place of a deployment's
 # (from any directory; relative paths in the arguments are relative to where it is run):
 #
 #   bash demo/run-tool.sh checkpoint show|override --props <file> [--hoodie-conf <key>=<value>]... \

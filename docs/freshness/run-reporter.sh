@@ -20,7 +20,7 @@
 # Kafka client, the YAML parser) plus the plugin jar, building them first if needed:
 #   bash docs/freshness/run-reporter.sh --config <pipelines.yaml> [--interval <seconds>] [--max-commit-depth <n>]
 #   bash docs/freshness/run-reporter.sh --config <pipelines.yaml> --history [--history-limit <n>]
-# On a cluster, use the same main class with the deployed jars instead (see the README, "Freshness monitoring").
+# On a cluster, use the same main class with the deployed jars instead (docs/freshness.md#running-the-reporter).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,7 +28,7 @@ PLUGIN_JAR="${ROOT}/hudi-utilities-ext/target/hudi-utilities-ext_2.12-0.1.0-SNAP
 DEPLOYMENT_CP_FILE="${ROOT}/hudi-utilities-ext/target/deployment-classpath.txt"
 
 # The build skips checkstyle and the licence header check (RAT): a pipelines.yaml written next to the sources, as the
-# README's examples do, has no licence header and would fail it.
+# examples of docs/freshness.md do, has no licence header and would fail it.
 if [[ ! -s "${PLUGIN_JAR}" || ! -s "${DEPLOYMENT_CP_FILE}" ]]; then
   (cd "${ROOT}" && mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -Dmaven.test.skip=true -Dcheckstyle.skip -Drat.skip \
     -pl hudi-utilities-ext -am package)

@@ -29,6 +29,7 @@ import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -56,6 +57,15 @@ final class MarkdownLinkChecker {
   private static final Pattern CODE_SPAN = Pattern.compile("(`+)(.+?)\\1");
   private static final Pattern HTML_TAG = Pattern.compile("<[^>\\s][^>]*>");
   private static final Pattern HTML_ID = Pattern.compile("<a\\s[^>]*(?:name|id)\\s*=\\s*\"([^\"]+)\"", Pattern.CASE_INSENSITIVE);
+  /**
+   * A page named by its path from the repository root, with an optional section: not preceded by a path character, so
+   * that {@code ../docs/x.md}, a path relative to its file, is left to the link check.
+   */
+  private static final Pattern PATH_REFERENCE = Pattern.compile(
+      "(?<![\\w./-])(?:README\\.md|(?:docs|demo|docker-demo|rfc|benchmarks|upstream)/[\\w./-]*\\.md)(?:#[\\w-]+)?");
+  private static final List<String> TEXT_EXTENSIONS = Arrays.asList(".java", ".scala", ".sh", ".yml", ".yaml",
+      ".properties", ".sql", ".json", ".md", ".xml");
+  private static final Set<String> OUTPUT_FOLDERS = Set.of("target", "spark-warehouse", "demo-output");
   /** What GitHub's slugger removes: everything but letters, marks, numbers, connector punctuation, '-' and spaces. */
   private static final Pattern NOT_IN_SLUG = Pattern.compile("[^\\p{L}\\p{M}\\p{N}\\p{Pc}\\- ]");
 
@@ -122,6 +132,60 @@ final class MarkdownLinkChecker {
       }
     }
     return broken;
+  }
+
+  /**
+   * Checks every reference to a Markdown page of the repository written as its path from the root
+   * ({@code docs/operations.md#retention-guard}, {@code README.md#get-the-jar}) in the repository's text files: code,
+   * scripts, configuration, and Markdown code and prose. Such references are how messages, comments and configs send
+   * a reader to a page; nothing else checks them.
+   *
+   * @return one line per reference whose page or section does not exist, {@code file:line -> reference (why)}
+   */
+  static List<String> brokenPathReferences(Path root) throws IOException {
+    Map<Path, Set<String>> anchorsByFile = new HashMap<>();
+    List<String> broken = new ArrayList<>();
+    for (Path file : textFiles(root)) {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher reference = PATH_REFERENCE.matcher(lines.get(i));
+        while (reference.find()) {
+          String problem = problem(root, root.resolve("README.md"), "/" + reference.group(), anchorsByFile);
+          if (problem != null) {
+            broken.add(String.format("%s:%d -> %s (%s)", root.relativize(file), i + 1, reference.group(), problem));
+          }
+        }
+      }
+    }
+    return broken;
+  }
+
+  /** The files under {@code root} that may name a page by its path, outside {@code .git}, build and run output. */
+  private static List<Path> textFiles(Path root) throws IOException {
+    List<Path> files = new ArrayList<>();
+    Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+        String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+        // upstream/patches hold files of Hudi's repository, whose paths are Hudi's; tests name made-up pages of their
+        // own and read the real ones they name, so a wrong one fails them.
+        boolean skipped = name.startsWith(".") || OUTPUT_FOLDERS.contains(name)
+            || dir.equals(root.resolve("upstream").resolve("patches"))
+            || (name.equals("test") && dir.getParent() != null && dir.getParent().endsWith("src"));
+        return !dir.equals(root) && skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        String name = file.getFileName().toString();
+        if (attributes.isRegularFile() && TEXT_EXTENSIONS.stream().anyMatch(name::endsWith)) {
+          files.add(file);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    Collections.sort(files);
+    return files;
   }
 
   /** Why a link destination does not resolve, or null if it does (or is not checked). */

@@ -51,6 +51,35 @@ class TestMarkdownLinks {
   }
 
   @Test
+  void everyPageAndSectionNamedByItsPathInTheRepositorysFilesExists() throws IOException {
+    Path root = MarkdownLinkChecker.repositoryRoot();
+
+    List<String> broken = MarkdownLinkChecker.brokenPathReferences(root);
+
+    assertTrue(broken.isEmpty(), broken.size() + " reference(s) to a page or section that does not exist under " + root
+        + ":\n" + String.join("\n", broken));
+  }
+
+  @Test
+  void referencesByPathAreCheckedInCodeScriptsAndMarkdownAlike(@TempDir Path root) throws IOException {
+    Files.createDirectories(root.resolve("docs"));
+    Files.createDirectories(root.resolve("demo"));
+    Files.createDirectories(root.resolve("target"));
+    write(root.resolve("README.md"), "# Title", "## Get the jar", "See `docs/page.md#gone` and README.md#get-the-jar.");
+    write(root.resolve("docs/page.md"), "## A section", "[relative](../docs/nope.md) is the link check's");
+    write(root.resolve("demo/run.sh"), "# see docs/page.md#a-section, docs/missing.md and README.md#run-it");
+    write(root.resolve("demo/Tool.java"), "String help = \"docs/page.md#a-section\";");
+    write(root.resolve("target/Ignored.java"), "docs/missing.md");
+
+    List<String> broken = MarkdownLinkChecker.brokenPathReferences(root);
+
+    assertEquals(Arrays.asList(
+        "README.md:3 -> docs/page.md#gone (no heading with anchor #gone in docs/page.md)",
+        "demo/run.sh:1 -> docs/missing.md (no such file: docs/missing.md)",
+        "demo/run.sh:1 -> README.md#run-it (no heading with anchor #run-it in README.md)"), broken);
+  }
+
+  @Test
   void headingsBecomeGitHubAnchorsAndRepeatedOnesAreNumbered() {
     List<String> page = Arrays.asList(
         "<!-- # not a heading -->",
