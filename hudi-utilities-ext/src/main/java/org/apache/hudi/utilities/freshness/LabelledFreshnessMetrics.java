@@ -47,7 +47,8 @@ import java.util.function.Predicate;
  *
  * <p>Per source, labels {@code pipeline}, {@code source}, {@code source_kind} ({@code hudi} or {@code kafka}):
  * {@value #LAG}, {@value #RAW_LAG}, {@value #SLA_RATIO}, {@value #PENDING_INSTANTS} (Hudi sources),
- * {@value #OFFSET_LAG} (Kafka sources), and {@value #STATUS} with a {@code status} label, 1 for the source's
+ * {@value #OFFSET_LAG} (Kafka sources), {@value #RETENTION_HEADROOM_COMMITS} and {@value #RETENTION_HEADROOM} (Hudi
+ * sources whose retention bounds the position, see {@link RetentionHeadroom}), and {@value #STATUS} with a {@code status} label, 1 for the source's
  * {@link SourceStatus} and 0 for the others. Per pipeline, label {@code pipeline}: {@value #SLA},
  * {@value #UNREADABLE_SOURCES}, {@value #CHECKPOINT_SEARCH_DEPTH} (reporter only), {@value #LAST_MEASUREMENT},
  * {@value #MEASUREMENTS}{@code _total} and {@value #FAILURES}{@code _total}.
@@ -60,6 +61,8 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   public static final String PENDING_INSTANTS = "hudi_freshness_pending_instants";
   public static final String OFFSET_LAG = "hudi_freshness_offset_lag";
   public static final String STATUS = "hudi_freshness_status";
+  public static final String RETENTION_HEADROOM_COMMITS = "hudi_freshness_retention_headroom_commits";
+  public static final String RETENTION_HEADROOM = "hudi_freshness_retention_headroom_seconds";
   public static final String SLA = "hudi_freshness_sla_seconds";
   public static final String UNREADABLE_SOURCES = "hudi_freshness_unreadable_sources";
   public static final String CHECKPOINT_SEARCH_DEPTH = "hudi_freshness_checkpoint_search_depth";
@@ -147,6 +150,13 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
         + "after the checkpoint", null, pending(SourceKind.HUDI)));
     snapshots.metricSnapshot(sourceGauge(measured, OFFSET_LAG, "Records of a Kafka source waiting after the "
         + "checkpoint, over all partitions", null, pending(SourceKind.KAFKA)));
+    snapshots.metricSnapshot(sourceGauge(measured, RETENTION_HEADROOM_COMMITS, "Completed commits from the earliest "
+        + "instant the source's cleaner and archival retain up to the checkpoint; at 0 the next clean may remove "
+        + "unread data", null, (source, put) ->
+        source.headroom().ifPresent(headroom -> put.accept(Labels.EMPTY, (double) headroom.commits()))));
+    snapshots.metricSnapshot(sourceGauge(measured, RETENTION_HEADROOM, "Time from the earliest instant the source "
+        + "retains to the checkpoint; negative once retention has passed it", Unit.SECONDS, (source, put) ->
+        source.headroom().ifPresent(headroom -> put.accept(Labels.EMPTY, seconds(headroom.time())))));
     snapshots.metricSnapshot(sourceGauge(measured, STATUS, "1 for the source's status (OK, LAGGING, STALLED, IDLE, "
         + "NO_DATA), 0 for the others", null, (source, put) -> {
           for (SourceStatus status : SourceStatus.values()) {

@@ -39,6 +39,10 @@ public final class MetricNames {
   public static final String RAW_LAG_SECONDS = "raw_lag_seconds";
   /** lag / SLA clamped to 0.0 - 1.0. */
   public static final String SLA_RATIO = "sla_ratio";
+  /** Completed commits between the earliest instant the source retains and the checkpoint. */
+  public static final String RETENTION_HEADROOM_COMMITS = "retention_headroom_commits";
+  /** Seconds between the earliest instant the source retains and the checkpoint; negative once passed. */
+  public static final String RETENTION_HEADROOM_SECONDS = "retention_headroom_seconds";
   /** Sources that could not be read in the last measurement. */
   public static final String UNREADABLE_SOURCES = "unreadable_sources";
   /** Commits the reporter looked at to find the checkpoint. */
@@ -86,6 +90,10 @@ public final class MetricNames {
       source.slaRatio().ifPresent(ratio -> values.put(source(source.source(), SLA_RATIO), ratio));
       source.pending().ifPresent(pending ->
           values.put(source(source.source(), source.kind().pendingMetric()), (double) pending));
+      source.headroom().ifPresent(headroom -> {
+        values.put(source(source.source(), RETENTION_HEADROOM_COMMITS), (double) headroom.commits());
+        values.put(source(source.source(), RETENTION_HEADROOM_SECONDS), seconds(headroom.time()));
+      });
     }
     freshness.maxLag().ifPresent(lag -> values.put(pipeline(LAG_SECONDS), seconds(lag)));
     freshness.maxSlaRatio().ifPresent(ratio -> values.put(pipeline(SLA_RATIO), ratio));

@@ -34,8 +34,13 @@ public final class QueueHead {
   private final FreshnessState state;
   private final Instant oldestVisibleAt;
   private final long pending;
+  private final RetentionHeadroom headroom;
 
   private QueueHead(FreshnessState state, Instant oldestVisibleAt, long pending) {
+    this(state, oldestVisibleAt, pending, null);
+  }
+
+  private QueueHead(FreshnessState state, Instant oldestVisibleAt, long pending, RetentionHeadroom headroom) {
     if (pending < 0) {
       throw new IllegalArgumentException("Cannot describe a queue with " + pending + " pending items: the count "
           + "is negative");
@@ -43,6 +48,7 @@ public final class QueueHead {
     this.state = state;
     this.oldestVisibleAt = oldestVisibleAt;
     this.pending = pending;
+    this.headroom = headroom;
   }
 
   /** Nothing after the checkpoint. */
@@ -83,9 +89,19 @@ public final class QueueHead {
     return pending;
   }
 
+  /** This queue with the position's distance from what the source's retention removes. */
+  public QueueHead withHeadroom(RetentionHeadroom value) {
+    return new QueueHead(state, oldestVisibleAt, pending, Objects.requireNonNull(value, "headroom"));
+  }
+
+  /** The position's retention headroom; absent where the source's retention does not bound it or is not measured. */
+  public Option<RetentionHeadroom> headroom() {
+    return Option.ofNullable(headroom);
+  }
+
   @Override
   public String toString() {
     return "QueueHead{" + state + (oldestVisibleAt == null ? "" : ", since " + oldestVisibleAt)
-        + ", pending " + pending + "}";
+        + ", pending " + pending + (headroom == null ? "" : ", headroom " + headroom) + "}";
   }
 }

@@ -52,16 +52,19 @@ public final class SourceFreshness {
   private final Double slaRatio;
   private final Long pending;
   private final SourceStatus status;
+  private final RetentionHeadroom headroom;
 
   private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
-                          Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending) {
+                          Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending,
+                          RetentionHeadroom headroom) {
     this(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending,
-        lag == null ? SourceStatus.NO_DATA : state == FreshnessState.CAUGHT_UP ? SourceStatus.IDLE : SourceStatus.OK);
+        lag == null ? SourceStatus.NO_DATA : state == FreshnessState.CAUGHT_UP ? SourceStatus.IDLE : SourceStatus.OK,
+        headroom);
   }
 
   private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
                           Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending,
-                          SourceStatus status) {
+                          SourceStatus status, RetentionHeadroom headroom) {
     this.source = Objects.requireNonNull(source, "source");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.position = position;
@@ -72,6 +75,7 @@ public final class SourceFreshness {
     this.slaRatio = slaRatio;
     this.pending = pending;
     this.status = Objects.requireNonNull(status, "status");
+    this.headroom = headroom;
   }
 
   /**
@@ -86,27 +90,28 @@ public final class SourceFreshness {
     switch (head.state()) {
       case CAUGHT_UP:
         return new SourceFreshness(source, kind, position, FreshnessState.CAUGHT_UP, null, Duration.ZERO,
-            Duration.ZERO, 0.0, 0L);
+            Duration.ZERO, 0.0, 0L, head.headroom().orElse(null));
       case WAITING:
         Instant oldest = head.oldestVisibleAt().get();
         Duration raw = Duration.between(oldest, now);
         Duration floored = raw.isNegative() ? Duration.ZERO : raw;
         Duration lag = floored.compareTo(policy.lagCap()) > 0 ? policy.lagCap() : floored;
         return new SourceFreshness(source, kind, position, FreshnessState.WAITING, oldest, raw, lag,
-            policy.slaRatio(lag), head.pending());
+            policy.slaRatio(lag), head.pending(), head.headroom().orElse(null));
       default:
-        return new SourceFreshness(source, kind, position, head.state(), null, null, null, null, head.pending());
+        return new SourceFreshness(source, kind, position, head.state(), null, null, null, null, head.pending(),
+            head.headroom().orElse(null));
     }
   }
 
   /** A source for which the target holds no checkpoint: no value at all. */
   public static SourceFreshness noCheckpoint(String source, SourceKind kind) {
-    return new SourceFreshness(source, kind, null, FreshnessState.NO_CHECKPOINT, null, null, null, null, null);
+    return new SourceFreshness(source, kind, null, FreshnessState.NO_CHECKPOINT, null, null, null, null, null, null);
   }
 
   /** A source whose probe failed: its position is known, nothing else. */
   public static SourceFreshness unreadable(String source, SourceKind kind, String position) {
-    return new SourceFreshness(source, kind, position, FreshnessState.UNREADABLE, null, null, null, null, null);
+    return new SourceFreshness(source, kind, position, FreshnessState.UNREADABLE, null, null, null, null, null, null);
   }
 
   public String source() {
@@ -148,6 +153,14 @@ public final class SourceFreshness {
   }
 
   /**
+   * How far the source's position is from what its retention removes; absent where its retention does not bound it,
+   * for a Kafka source, and where the position or the source could not be read.
+   */
+  public Option<RetentionHeadroom> headroom() {
+    return Option.ofNullable(headroom);
+  }
+
+  /**
    * The source's status: as {@link StatusRules} rates it from this measurement alone until {@link #withStatus} sets
    * the one rated from its history.
    */
@@ -157,12 +170,14 @@ public final class SourceFreshness {
 
   /** This measurement with the status rated from the source's history. */
   public SourceFreshness withStatus(SourceStatus value) {
-    return new SourceFreshness(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending, value);
+    return new SourceFreshness(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending, value,
+        headroom);
   }
 
   @Override
   public String toString() {
     return "SourceFreshness{" + source + " " + kind + " " + state + ", position=" + position + ", lag=" + lag
-        + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + ", status=" + status + "}";
+        + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + ", status=" + status
+        + (headroom == null ? "" : ", headroom=" + headroom) + "}";
   }
 }

@@ -20,10 +20,15 @@ package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.exception.HoodieIOException;
 import org.apache.hudi.utilities.freshness.QueueHead;
 import org.apache.hudi.utilities.freshness.QueueProbe;
+import org.apache.hudi.utilities.freshness.RetentionHeadroom;
+import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -40,8 +45,13 @@ import java.util.stream.Collectors;
  * and instants may complete out of order, so the oldest visible data is the earliest completion among all pending
  * instants ({@link SourceTimeline#completionTimeOf}); an instant without one (archived form, or a file system that
  * keeps no times) leaves the lag out rather than guess.
+ *
+ * <p>And how far the position is from what the source's cleaner and archival remove: the headroom of its window, from
+ * the same {@link SourceRetention} verdict the retention guard gives the Streamer (one clean's metadata read).
  */
 final class HudiTimelineProbe implements QueueProbe {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HudiTimelineProbe.class);
 
   private final Configuration hadoopConf;
   private final String basePath;
@@ -59,6 +69,22 @@ final class HudiTimelineProbe implements QueueProbe {
     SourceTimeline timeline = SourceTimeline.load(basePath, hadoopConf).orElseThrow(() -> new IllegalStateException(
         "Cannot read the timeline of Hudi source " + basePath + ": there is no Hudi table there (check the source's "
             + "path)"));
+    QueueHead head = waitingAfter(timeline, position);
+    WindowReadability window;
+    try {
+      window = timeline.retention().readability(position);
+    } catch (HoodieIOException e) {
+      // The lag stands without it: a headroom that cannot be read is not reported, never guessed.
+      LOG.warn("Cannot read the retention of Hudi source {} after {}: its headroom is not reported this time",
+          basePath, position, e);
+      return head;
+    }
+    return window.headroomCommits().isPresent()
+        ? head.withHeadroom(RetentionHeadroom.of(window.headroomCommits().get(), window.headroomTime().get()))
+        : head;
+  }
+
+  private static QueueHead waitingAfter(SourceTimeline timeline, String position) {
     List<HoodieInstant> pending = timeline.completedCommits().findInstantsAfter(position, Integer.MAX_VALUE)
         .getInstantsAsStream().collect(Collectors.toList());
     if (pending.isEmpty()) {

@@ -95,7 +95,8 @@ class TestLabelledFreshnessMetrics {
     LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
     metrics.update(pipeline("joined"), measured("joined",
         SourceFreshness.measure("orders", SourceKind.HUDI, "1",
-            QueueHead.waitingSince(NOW.minus(Duration.ofMinutes(15)), 2), NOW, POLICY),
+            QueueHead.waitingSince(NOW.minus(Duration.ofMinutes(15)), 2)
+                .withHeadroom(RetentionHeadroom.of(3, Duration.ofMinutes(-2))), NOW, POLICY),
         SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
     metrics.countFailure("joined");
 
@@ -105,10 +106,13 @@ class TestLabelledFreshnessMetrics {
     assertEquals(900.0, samples.get("hudi_freshness_lag_seconds" + orders + "}"));
     assertEquals(0.25, samples.get("hudi_freshness_sla_ratio" + orders + "}"));
     assertEquals(2.0, samples.get("hudi_freshness_pending_instants" + orders + "}"));
+    assertEquals(3.0, samples.get("hudi_freshness_retention_headroom_commits" + orders + "}"));
+    assertEquals(-120.0, samples.get("hudi_freshness_retention_headroom_seconds" + orders + "}"));
     String users = "{pipeline=\"joined\",source=\"users\",source_kind=\"hudi\"";
     assertEquals(1.0, samples.get("hudi_freshness_status" + users + ",status=\"NO_DATA\"}"));
     assertFalse(samples.containsKey("hudi_freshness_lag_seconds" + users + "}"), samples.toString());
     assertFalse(samples.containsKey("hudi_freshness_pending_instants" + users + "}"), samples.toString());
+    assertFalse(samples.containsKey("hudi_freshness_retention_headroom_commits" + users + "}"), samples.toString());
     assertEquals(1.0, samples.get("hudi_freshness_failures_total{pipeline=\"joined\"}"));
   }
 

@@ -52,7 +52,8 @@ class TestMetricNames {
     PipelineFreshness freshness = new PipelineFreshness("joined", "/data/joined", Observer.REPORTER, NOW,
         StoredCheckpoint.found("c2", "orders=1,clicks=2", 2), List.of(
             SourceFreshness.measure("orders", SourceKind.HUDI, "1",
-                QueueHead.waitingSince(NOW.minusMillis(150_500), 2), NOW, policy),
+                QueueHead.waitingSince(NOW.minusMillis(150_500), 2)
+                    .withHeadroom(RetentionHeadroom.of(5, Duration.ofHours(1))), NOW, policy),
             SourceFreshness.measure("clicks", SourceKind.KAFKA, "clicks,0:1", QueueHead.withoutTimestamp(40), NOW,
                 policy),
             SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
@@ -61,6 +62,8 @@ class TestMetricNames {
     expected.put("hudi_freshness.joined.source.orders.raw_lag_seconds", 150.5);
     expected.put("hudi_freshness.joined.source.orders.sla_ratio", 150.5 / 600);
     expected.put("hudi_freshness.joined.source.orders.pending_instants", 2.0);
+    expected.put("hudi_freshness.joined.source.orders.retention_headroom_commits", 5.0);
+    expected.put("hudi_freshness.joined.source.orders.retention_headroom_seconds", 3600.0);
     expected.put("hudi_freshness.joined.source.clicks.offset_lag", 40.0);
     expected.put("hudi_freshness.joined.lag_seconds", 150.5);
     expected.put("hudi_freshness.joined.sla_ratio", 150.5 / 600);

@@ -22,6 +22,7 @@ import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.utilities.freshness.FreshnessPolicy;
 import org.apache.hudi.utilities.freshness.FreshnessState;
 import org.apache.hudi.utilities.freshness.QueueHead;
+import org.apache.hudi.utilities.freshness.RetentionHeadroom;
 import org.apache.hudi.utilities.freshness.SourceFreshness;
 import org.apache.hudi.utilities.freshness.SourceKind;
 import org.apache.hudi.utilities.testutils.HudiTables;
@@ -36,10 +37,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.ORDERS;
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * What waits in a real Hudi 0.14 source table after a position, and since when: the completion time of the pending
@@ -118,5 +121,33 @@ class TestHudiTimelineProbe {
 
     assertEquals(FreshnessState.CAUGHT_UP, head.state());
     assertEquals(0, head.pending());
+    assertFalse(head.headroom().isPresent(), "a table never cleaned nor archived bounds no position: " + head);
+  }
+
+  @Test
+  void positionCarriesItsDistanceFromWhatTheCleanerKeeps() throws Exception {
+    Map<String, String> keepTwoCommits = Map.of("hoodie.cleaner.commits.retained", "2", "hoodie.keep.min.commits", "20",
+        "hoodie.keep.max.commits", "30", "hoodie.metadata.enable", "false");
+    String first = HudiTables.upsert(ordersDir.toUri().toString(), "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        keepTwoCommits, order("o1", "u1", 1.0, 1L));
+    String second = HudiTables.upsert(ordersDir.toUri().toString(), "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        keepTwoCommits, order("o1", "u1", 2.0, 2L));
+    String third = HudiTables.upsert(ordersDir.toUri().toString(), "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        keepTwoCommits, order("o1", "u1", 3.0, 3L));
+    String fourth = HudiTables.upsert(ordersDir.toUri().toString(), "orders", "COPY_ON_WRITE", "order_id", ORDERS,
+        keepTwoCommits, order("o1", "u1", 4.0, 4L));
+
+    // Keeping two commits, the clean after the 4th keeps the files of the 3rd on (and the 2nd's, the last before it).
+    QueueHead atSecond = probe.headAfter(second);
+    QueueHead atFourth = probe.headAfter(fourth);
+
+    assertEquals(RetentionHeadroom.of(0, Duration.between(instantTime(third), instantTime(second))),
+        atSecond.headroom().get());
+    assertEquals(2, atFourth.headroom().get().commits());
+    assertEquals(Duration.between(instantTime(third), instantTime(fourth)), atFourth.headroom().get().time());
+    assertEquals(atFourth.headroom(), SourceFreshness.measure("orders", SourceKind.HUDI, fourth, atFourth,
+        Instant.now(), POLICY).headroom(), "the measurement carries the probe's headroom");
+    assertEquals(RetentionHeadroom.of(0, Duration.between(instantTime(third), instantTime(first))),
+        probe.headAfter(first).headroom().get(), "the bound has passed the first commit: negative time");
   }
 }
