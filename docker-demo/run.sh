@@ -136,7 +136,7 @@ run_streamer() {
     --hoodie-conf hoodie.metrics.reporter.type=PROMETHEUS_PUSHGATEWAY \
     --hoodie-conf hoodie.metrics.pushgateway.host=pushgateway \
     --hoodie-conf hoodie.metrics.pushgateway.port=9091 \
-    --hoodie-conf hoodie.metrics.pushgateway.job.name=hudi-freshness \
+    --hoodie-conf hoodie.metrics.pushgateway.job.name=hudi_freshness \
     --hoodie-conf hoodie.metrics.pushgateway.random.job.name.suffix=false \
     --hoodie-conf hoodie.metrics.pushgateway.delete.on.shutdown=false \
     --hoodie-conf hoodie.streamer.freshness.prometheus.pushgateway.address=pushgateway:9091 \
@@ -332,7 +332,7 @@ echo "check: o4 added, o1 updated, alicia on o1 and o3: OK"
 banner "Freshness: what FreshnessCommitCallback pushed after round 2 (pushgateway), and Prometheus' scrape of it"
 on_master wget -qO- http://pushgateway:9091/metrics | grep '^hudi_freshness_joined_' | tee "${LOGS}/pushgateway.txt" \
   || die "the pushgateway has no hudi_freshness_joined_* metric: see ${LOGS}/round2-streamer.log"
-grep -Eq '^hudi_freshness_joined_failures_total(\{[^}]*\})? 0(\.0)?$' "${LOGS}/pushgateway.txt" \
+grep -Eq '^hudi_freshness_joined_failures(\{[^}]*\})? 0(\.0)?$' "${LOGS}/pushgateway.txt" \
   || die "the freshness callback counted failures: see ${LOGS}/round2-streamer.log"
 tries=0
 until on_master wget -qO- 'http://prometheus:9090/api/v1/query?query=hudi_freshness_joined_lag_seconds' \

@@ -34,7 +34,7 @@ import java.time.Clock;
  * {@code HoodieFreshnessConfig}.
  *
  * <p>The commit is durable when Hudi calls this, and an exception here would fail the Streamer round all the same:
- * this callback never throws. Every failure is logged and counted in {@code failures_total}. The work is done by the
+ * this callback never throws. Every failure is logged and counted as a failed measurement. The work is done by the
  * Hudi 0.14 glue, {@link FreshnessRecorder#recordCommit}.
  */
 public final class FreshnessCommitCallback implements HoodieWriteCommitCallback {

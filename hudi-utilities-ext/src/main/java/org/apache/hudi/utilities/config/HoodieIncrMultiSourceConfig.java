@@ -177,8 +177,8 @@ public class HoodieIncrMultiSourceConfig extends HoodieConfig {
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + MULTI_PREFIX + "retention.warn.headroom.commits")
       .markAdvanced()
       .withDocumentation("Retention guard: a WARN when a table's position is fewer than this many source commits "
-          + "ahead of the earliest instant its cleaner and archival retain (the <table>_retention_headroom_commits "
-          + "metric); 0 never warns. Fixes: retain more commits on the source (hoodie.cleaner.commits.retained, "
+          + "ahead of the earliest instant its cleaner and archival retain (its headroom: the smallest is the "
+          + "multi_table_retention_min_headroom_commits metric); 0 never warns. Fixes: retain more commits on the source (hoodie.cleaner.commits.retained, "
           + "hoodie.keep.min.commits), run the Streamer more often, or allow the table's full-scan fallback. See "
           + "docs/operations.md#retention-guard.");
 

@@ -24,10 +24,11 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Names of the freshness metrics, in dotted form ({@code hudi_freshness.<pipeline>.source.<source>.lag_seconds});
- * Prometheus reporters turn the dots into underscores: {@code hudi_freshness_joined_source_orders_lag_seconds}.
- * Pipeline and source names become name parts (every character other than letters, digits and '_' becomes '_')
- * rather than labels, so that every Hudi reporter carries them and gauges may hold fractions.
+ * Names of the freshness metrics in Hudi's metrics system, in dotted form
+ * ({@code hudi_freshness.<pipeline>.source.<source>.lag_seconds}), for Hudi's reporters that name metrics by path
+ * (Graphite, JMX, Datadog, CloudWatch). Hudi 0.14's registry has no labels, so pipeline and source names become name
+ * parts (every character other than letters, digits and '_' becomes '_'). Prometheus gets the same values with the
+ * pipeline and source as labels from {@link LabelledFreshnessMetrics}.
  */
 public final class MetricNames {
 
@@ -47,8 +48,8 @@ public final class MetricNames {
   public static final String UNREADABLE_SOURCES = "unreadable_sources";
   /** Commits the reporter looked at to find the checkpoint. */
   public static final String CHECKPOINT_SEARCH_DEPTH = "checkpoint_search_depth";
-  /** Measurements that failed as a whole since the process started. */
-  public static final String FAILURES_TOTAL = "failures_total";
+  /** Measurements that failed as a whole since the process started: a counter. */
+  public static final String FAILURES = "failures";
 
   private static final Pattern NOT_ALLOWED = Pattern.compile("[^A-Za-z0-9_]");
 

@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.hudi014;
 
 // The Hudi 0.14 bundles relocate Dropwizard metrics: Hudi's registry is of the relocated type.
+import org.apache.hudi.com.codahale.metrics.Counter;
 import org.apache.hudi.com.codahale.metrics.MetricRegistry;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metrics.Metrics;
@@ -34,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Publishes freshness through Hudi 0.14's metrics system ({@code hoodie.metrics.*}), into the registry of the target's
  * {@link Metrics} instance, so that every configured Hudi reporter carries it. Gauges hold doubles (seconds with
- * millisecond precision, ratios); a value that is not known is removed from the registry, not set to 0.
+ * millisecond precision, ratios); a value that is not known is removed from the registry, not set to 0. Failed
+ * measurements are a counter.
  */
 public final class FreshnessMetrics {
 
@@ -87,11 +89,11 @@ public final class FreshnessMetrics {
     MetricNames names = new MetricNames(freshness.pipeline());
     Map<String, Double> values = names.values(freshness);
     MetricRegistry registry = metrics.getRegistry();
-    String failuresName = names.pipeline(MetricNames.FAILURES_TOTAL);
+    String failuresName = names.pipeline(MetricNames.FAILURES);
     registry.removeMatching((name, metric) -> name.startsWith(names.pipelinePrefix()) && !values.containsKey(name)
         && !name.equals(failuresName));
     values.forEach((name, value) -> DoubleGauges.set(registry, name, value));
-    DoubleGauges.set(registry, failuresName, failures(failuresName).get());
+    countFailures(registry, failuresName, failures(failuresName).get());
     report();
   }
 
@@ -100,9 +102,15 @@ public final class FreshnessMetrics {
     if (metrics == null) {
       return;
     }
-    String failuresName = new MetricNames(pipeline).pipeline(MetricNames.FAILURES_TOTAL);
-    DoubleGauges.set(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
+    String failuresName = new MetricNames(pipeline).pipeline(MetricNames.FAILURES);
+    countFailures(metrics.getRegistry(), failuresName, failures(failuresName).incrementAndGet());
     report();
+  }
+
+  /** Brings the registry's counter to the process's count: a registry re-created with its writer starts at 0. */
+  private static void countFailures(MetricRegistry registry, String name, long total) {
+    Counter counter = registry.counter(name);
+    counter.inc(total - counter.getCount());
   }
 
   private static AtomicLong failures(String name) {

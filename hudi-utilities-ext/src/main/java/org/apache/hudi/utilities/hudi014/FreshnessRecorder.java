@@ -71,7 +71,7 @@ public final class FreshnessRecorder {
   /**
    * The recording of the commit callback: measures every source against the checkpoint the commit just stored.
    * Never throws: the commit is durable, and Hudi would fail the Streamer round all the same. Every failure is logged
-   * and counted in {@code failures_total}.
+   * and counted as a failed measurement.
    *
    * @param config  the writer's config, with the Streamer's properties
    * @param message the commit Hudi calls back for

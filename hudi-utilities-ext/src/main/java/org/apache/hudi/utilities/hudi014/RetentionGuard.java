@@ -45,17 +45,17 @@ import java.util.Set;
  * table's {@link WindowReadability} of the batch, which the readers then judge archived positions by (a latest-state
  * read may fall back to a full table scan, a CDC read may not).
  *
- * <p>Yields, per table with a position and a bounded retention, the metrics
- * {@code &lt;table&gt;_retention_headroom_commits}, {@code &lt;table&gt;_retention_headroom_seconds} and
- * {@code &lt;table&gt;_retention_commits_retained}.
+ * <p>Yields the smallest headroom over the tables with a position and a bounded retention, in commits
+ * ({@value #MIN_HEADROOM_COMMITS_METRIC}) and in time ({@value #MIN_HEADROOM_SECONDS_METRIC}): one name for any number
+ * of tables, for Hudi's metrics reporters, which cannot label; the WARN names the table, and the freshness metrics
+ * carry each table's headroom with a {@code source} label.
  */
 public final class RetentionGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(RetentionGuard.class);
 
-  static final String HEADROOM_COMMITS_METRIC = "retention_headroom_commits";
-  static final String HEADROOM_SECONDS_METRIC = "retention_headroom_seconds";
-  static final String COMMITS_RETAINED_METRIC = "retention_commits_retained";
+  public static final String MIN_HEADROOM_COMMITS_METRIC = "multi_table_retention_min_headroom_commits";
+  public static final String MIN_HEADROOM_SECONDS_METRIC = "multi_table_retention_min_headroom_seconds";
 
   private final List<SourceTable> tables;
   private final int warnHeadroomCommits;
@@ -72,12 +72,14 @@ public final class RetentionGuard {
   /**
    * @param timelines the timelines of this batch
    * @param positions the positions the batch resumes from
-   * @return the retention metrics of the tables, by metric name ({@code &lt;table&gt;_&lt;metric&gt;})
+   * @return the retention metrics of the batch by name; none if no table's retention bounds its position
    * @throws HoodieReadFromSourceException for the first table, in table order, whose window is cleaned away or whose
    *     headroom is too small under fail-fast
    */
   public Map<String, Long> check(BatchTimelines timelines, MultiTableCheckpoint positions) {
     Map<String, Long> metrics = new LinkedHashMap<>();
+    long minHeadroomCommits = Long.MAX_VALUE;
+    long minHeadroomSeconds = Long.MAX_VALUE;
     for (SourceTable table : tables) {
       Option<String> position = positions.position(table.name());
       Option<SourceTimeline> timeline = timelines.of(table.name());
@@ -91,9 +93,10 @@ public final class RetentionGuard {
       }
       int headroom = window.headroomCommits().get();
       Duration headroomTime = window.headroomTime().get();
-      metrics.put(table.name() + "_" + HEADROOM_COMMITS_METRIC, (long) headroom);
-      metrics.put(table.name() + "_" + HEADROOM_SECONDS_METRIC, headroomTime.getSeconds());
-      metrics.put(table.name() + "_" + COMMITS_RETAINED_METRIC, (long) window.commitsRetained());
+      minHeadroomCommits = Math.min(minHeadroomCommits, headroom);
+      minHeadroomSeconds = Math.min(minHeadroomSeconds, headroomTime.getSeconds());
+      metrics.put(MIN_HEADROOM_COMMITS_METRIC, minHeadroomCommits);
+      metrics.put(MIN_HEADROOM_SECONDS_METRIC, minHeadroomSeconds);
       if (window.keepsFileVersions() && fileVersionTablesWarned.add(table.name())) {
         LOG.warn("Table '{}': its source's cleaner keeps file versions (KEEP_LATEST_FILE_VERSIONS), which bounds no "
             + "commit: a clean may remove the files of any commit whose file group was rewritten since. Each batch "

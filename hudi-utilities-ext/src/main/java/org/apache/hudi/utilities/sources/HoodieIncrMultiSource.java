@@ -68,8 +68,9 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   private static final Logger LOG = LoggerFactory.getLogger(HoodieIncrMultiSource.class);
 
-  static final String MALFORMED_ENTRIES_METRIC = "multi_table_checkpoint_malformed_entries";
-  static final String SCHEMA_RESOLUTION_FAILURE_METRIC = "schema_resolution_failure";
+  public static final String MALFORMED_ENTRIES_METRIC = "multi_table_checkpoint_malformed_entries";
+  /** Tables whose batch was skipped on a schema failure ({@code skip.on.schema.failure}); the WARN names them. */
+  public static final String SCHEMA_SKIPPED_TABLES_METRIC = "multi_table_schema_skipped_tables";
 
   private final MultiTableReadConf conf;
   private final List<SourceTable> tables;
@@ -110,8 +111,7 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
     }
     batch.check(retentionGuard).forEach(this::publish);
     IncrMultiBatch.Outcome outcome = batch.read();
-    outcome.batches().forEach(read -> publish(read.table() + "_" + SCHEMA_RESOLUTION_FAILURE_METRIC,
-        read.skipped() ? 1 : 0));
+    publish(SCHEMA_SKIPPED_TABLES_METRIC, outcome.batches().stream().filter(TableBatch::skipped).count());
     if (outcome.caughtUp()) {
       LOG.info("All {} tables are caught up at checkpoint '{}'; nothing to commit", tables.size(), outcome.checkpoint());
       return new InputBatch<>(Option.empty(), lastCkptStr.orElse(null));

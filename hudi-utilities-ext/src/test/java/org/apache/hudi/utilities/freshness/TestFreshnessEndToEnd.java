@@ -361,7 +361,7 @@ class TestFreshnessEndToEnd {
     }
 
     assertEquals("orders=" + orders1 + ",users=" + users1, HudiTables.lastCheckpoint(target));
-    assertEquals(1.0, pushgateway.scrape("hudi_freshness_joined_").get("hudi_freshness_joined_failures_total"));
+    assertEquals(1.0, pushgateway.scrape("hudi_freshness_joined_").get("hudi_freshness_joined_failures"));
     assertTrue(history(target).isEmpty());
   }
 
@@ -398,7 +398,7 @@ class TestFreshnessEndToEnd {
     String prefix = "hudi_freshness_" + pipeline + "_";
     Map<String, Double> values = new TreeMap<>();
     values.put(prefix + "unreadable_sources", 0.0);
-    values.put(prefix + "failures_total", 0.0);
+    values.put(prefix + "failures", 0.0);
     if (lag != null) {
       values.put(prefix + "lag_seconds", lag);
       values.put(prefix + "sla_ratio", ratio);

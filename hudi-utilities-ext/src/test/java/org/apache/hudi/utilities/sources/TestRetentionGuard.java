@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.sources;
 
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.utilities.hudi014.RetentionGuard;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
@@ -45,6 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * position is still readable.
  */
 class TestRetentionGuard extends OrdersAndUsersPipeline {
+
+  private static final String MIN_HEADROOM_COMMITS = RetentionGuard.MIN_HEADROOM_COMMITS_METRIC;
+  private static final String MIN_HEADROOM_SECONDS = RetentionGuard.MIN_HEADROOM_SECONDS_METRIC;
 
   TestRetentionGuard() {
     super("order_rows");
@@ -106,10 +110,9 @@ class TestRetentionGuard extends OrdersAndUsersPipeline {
     assertEquals(List.of("[o1,4]"), targetRows());
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + last + ","));
     // The batch measured its resume position, the third commit: the newest whose files a clean removed.
-    assertEquals(0L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"));
-    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_commits_retained"));
+    assertEquals(0L, TargetGauges.value(tables.targetPath, MIN_HEADROOM_COMMITS));
     job.syncInProcess();
-    assertEquals(1L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"),
+    assertEquals(1L, TargetGauges.value(tables.targetPath, MIN_HEADROOM_COMMITS),
         "the commits after the newest one whose files were removed, up to the position");
   }
 
@@ -141,12 +144,9 @@ class TestRetentionGuard extends OrdersAndUsersPipeline {
     String fourth = tables.ordersKeepingCommits(2, order("o1", "u1", 4.0, 4L));
     job.syncInProcess();
     // Keeping two commits, the clean after the 4th keeps the 3rd on (and the 2nd's files, the last before it): the
-    // position (the 1st) still reads, with headroom 0.
-    assertEquals(0L, TargetGauges.value(tables.targetPath, "orders_retention_headroom_commits"));
-    assertEquals(2L, TargetGauges.value(tables.targetPath, "orders_retention_commits_retained"));
-    assertTrue(TargetGauges.value(tables.targetPath, "orders_retention_headroom_seconds") <= 0);
-    assertEquals(-1L, TargetGauges.value(tables.targetPath, "users_retention_headroom_commits"),
-        "users was never cleaned: no bound, no headroom");
+    // position (the 1st) still reads, with headroom 0; users, never cleaned, has no bound and no headroom.
+    assertEquals(0L, TargetGauges.value(tables.targetPath, MIN_HEADROOM_COMMITS));
+    assertTrue(TargetGauges.value(tables.targetPath, MIN_HEADROOM_SECONDS) <= 0);
     assertEquals(List.of("[o1,4]"), targetRows());
 
     tables.ordersKeepingCommits(2, order("o1", "u1", 5.0, 5L));

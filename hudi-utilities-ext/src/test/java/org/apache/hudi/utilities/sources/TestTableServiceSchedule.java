@@ -23,6 +23,7 @@ import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.keygen.SimpleKeyGenerator;
+import org.apache.hudi.utilities.hudi014.RetentionGuard;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
@@ -358,9 +359,8 @@ class TestTableServiceSchedule {
       if (exactJoin) {
         checkJoin(positions, byKey);
       }
-      tally.minHeadroom = Math.min(tally.minHeadroom, sources.stream()
-          .mapToLong(source -> TargetGauges.value(targetPath, source.name + "_retention_headroom_commits"))
-          .filter(headroom -> headroom >= 0).min().orElse(Long.MAX_VALUE));
+      long headroom = TargetGauges.value(targetPath, RetentionGuard.MIN_HEADROOM_COMMITS_METRIC);
+      tally.minHeadroom = Math.min(tally.minHeadroom, headroom >= 0 ? headroom : Long.MAX_VALUE);
       LOG.info("Round {}: checkpoint {}, {} target rows; {}", tally.rounds, positions, byKey.size(), tally);
       assertTrue(tally.check.clean(), "round " + tally.rounds + " (seed " + tally.seed + ", " + tally.setup + "): "
           + tally.check.problems());
