@@ -42,7 +42,7 @@ class TestFreshnessAlertRules {
     Promtool.Result checked = Promtool.run(List.of("check", "rules"), FOLDER.resolve("freshness-rules.yml"));
 
     assertEquals(0, checked.exitCode, checked.output);
-    assertTrue(checked.output.contains("SUCCESS: 6 rules found"), checked.output);
+    assertTrue(checked.output.contains("SUCCESS: 12 rules found"), checked.output);
   }
 
   @Test
