@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  * must be the id of a heading of the target Markdown file under GitHub's slug rules. Links with a scheme
  * ({@code https:}, {@code mailto:}, ...) are not checked. Code blocks, code spans and HTML comments hold no links.
  */
-final class MarkdownLinkChecker {
+public final class MarkdownLinkChecker {
 
   /** An inline link or image: text, destination, optional title. */
   private static final Pattern LINK = Pattern.compile("!?\\[([^\\]]*)]\\(\\s*([^)\\s]*)(?:\\s+\"[^\"]*\")?\\s*\\)");
@@ -232,8 +232,9 @@ final class MarkdownLinkChecker {
   /**
    * The anchors of a Markdown file as GitHub renders it: one per heading (ATX or setext), repeated slugs numbered
    * {@code -1}, {@code -2}, ... in document order; and the names and ids of HTML anchor elements ({@code a} tags).
+   * Public for the checks of links that are not Markdown (the alert rules' runbook URLs).
    */
-  static Set<String> anchors(List<String> lines) {
+  public static Set<String> anchors(List<String> lines) {
     Set<String> anchors = new LinkedHashSet<>();
     Map<String, Integer> occurrences = new HashMap<>();
     List<String> prose = prose(lines);

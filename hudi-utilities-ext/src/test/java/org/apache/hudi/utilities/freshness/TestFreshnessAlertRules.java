@@ -18,31 +18,57 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.utilities.docs.MarkdownLinkChecker;
 import org.apache.hudi.utilities.freshness.testutils.Promtool;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The shipped alert rules are valid and do what their unit tests (series over time, expected alerts) say:
- * {@code promtool check rules} and {@code promtool test rules}, run as CI runs them.
+ * {@code promtool check rules} and {@code promtool test rules}, run as CI runs them. Every alert links to its section
+ * of the operations page and is described in docs/freshness.md; every metric a rule reads is one the observers export.
  */
 class TestFreshnessAlertRules {
 
   private static final Path FOLDER = Paths.get("..", "docs", "freshness", "prometheus");
+  private static final Path OPERATIONS = Paths.get("..", "docs", "operations.md");
+  private static final Path FRESHNESS = Paths.get("..", "docs", "freshness.md");
+  /** The base of every runbook URL: docs/freshness.md tells operators to replace it with their copy's. */
+  private static final String RUNBOOK_BASE = "https://github.com/YOUR-ORG/hudi-utilities-ext/blob/main/";
+
+  /** The rules of every group of the rule file. */
+  private static List<JsonNode> rules() throws Exception {
+    List<JsonNode> rules = new ArrayList<>();
+    for (JsonNode group : new ObjectMapper(new YAMLFactory()).readTree(FOLDER.resolve("freshness-rules.yml").toFile())
+        .path("groups")) {
+      group.path("rules").forEach(rules::add);
+    }
+    return rules;
+  }
 
   @Test
   void theRuleFileIsValid() throws Exception {
     Promtool.Result checked = Promtool.run(List.of("check", "rules"), FOLDER.resolve("freshness-rules.yml"));
 
     assertEquals(0, checked.exitCode, checked.output);
-    assertTrue(checked.output.contains("SUCCESS: 6 rules found"), checked.output);
+    assertTrue(checked.output.contains("SUCCESS: 12 rules found"), checked.output);
   }
 
   @Test
@@ -51,5 +77,50 @@ class TestFreshnessAlertRules {
 
     assertEquals(0, tested.exitCode, tested.output);
     assertTrue(tested.output.contains("SUCCESS"), tested.output);
+  }
+
+  @Test
+  void everyAlertHasASeverityAndLinksToItsSectionOfTheOperationsPage() throws Exception {
+    Set<String> sections = MarkdownLinkChecker.anchors(Files.readAllLines(OPERATIONS, StandardCharsets.UTF_8));
+    String freshness = new String(Files.readAllBytes(FRESHNESS), StandardCharsets.UTF_8);
+    assertTrue(freshness.contains(RUNBOOK_BASE), "docs/freshness.md does not say what to replace " + RUNBOOK_BASE
+        + " with");
+    Set<String> anchors = new HashSet<>();
+    int alerts = 0;
+    for (JsonNode rule : rules()) {
+      if (!rule.has("alert")) {
+        continue;
+      }
+      alerts++;
+      String alert = rule.path("alert").asText();
+      assertTrue(Set.of("warning", "page").contains(rule.path("labels").path("severity").asText()), alert);
+      String url = rule.path("annotations").path("runbook_url").asText();
+      assertTrue(url.startsWith(RUNBOOK_BASE + "docs/operations.md#"), alert + ": " + url);
+      String anchor = url.substring(url.indexOf('#') + 1);
+      assertTrue(sections.contains(anchor), alert + ": docs/operations.md has no section #" + anchor);
+      assertTrue(anchors.add(anchor), alert + " shares its runbook section #" + anchor);
+      assertTrue(freshness.contains("`" + alert + "`"), "docs/freshness.md does not describe " + alert);
+    }
+    assertEquals(11, alerts);
+  }
+
+  @Test
+  void everyMetricTheRulesReadIsExported() throws Exception {
+    Set<String> exported = FreshnessMetricNames.exported();
+    Set<String> recorded = new HashSet<>();
+    rules().forEach(rule -> recorded.add(rule.path("record").asText()));
+    Set<String> missing = new TreeSet<>();
+    for (JsonNode rule : rules()) {
+      Set<String> used = FreshnessMetricNames.used(rule.path("expr").asText());
+      assertFalse(used.isEmpty(), rule.toString());
+      for (String name : used) {
+        if (!exported.contains(name) && !recorded.contains(name) && !FreshnessMetricNames.PROMETHEUS_OWN.contains(name)) {
+          missing.add(name);
+        }
+      }
+    }
+    // Until the retention gauges are merged into LabelledFreshnessMetrics, this names
+    // hudi_freshness_retention_headroom_commits (and only it).
+    assertEquals(Set.of(), missing, "read by the rules, exported by nothing: " + missing + "; exported: " + exported);
   }
 }

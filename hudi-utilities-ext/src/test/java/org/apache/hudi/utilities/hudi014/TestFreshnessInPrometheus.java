@@ -118,8 +118,12 @@ class TestFreshnessInPrometheus {
                 "alertname=HudiFreshnessSourceStalled,source=orders,alertstate=pending -> 1"),
             Prometheus.series(awaitAlerts(prometheus, 3), "alertname", "source", "alertstate"));
 
-        // Every query of the dashboard, for this pipeline, has data.
+        // Every query of the dashboard, for this pipeline, has data; but retention headroom, which a source never
+        // cleaned nor archived (as these) does not have.
         for (String query : dashboardQueries()) {
+          if (query.contains("hudi_freshness_retention_headroom_")) {
+            continue;
+          }
           String expr = query.replace("$pipeline", "joined");
           assertTrue(prometheus.awaitResult(expr, SCRAPED).size() > 0, expr);
         }
@@ -145,7 +149,7 @@ class TestFreshnessInPrometheus {
         queries.add(target.path("expr").asText());
       }
     }
-    assertEquals(7, queries.size(), "panel targets of " + DASHBOARD);
+    assertEquals(10, queries.size(), "panel targets of " + DASHBOARD);
     return queries;
   }
 
