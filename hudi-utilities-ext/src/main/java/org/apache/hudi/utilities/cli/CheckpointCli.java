@@ -85,7 +85,7 @@ public final class CheckpointCli {
   }
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err, Clock.systemUTC(), new Configuration()));
+    System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
   }
 
   /**

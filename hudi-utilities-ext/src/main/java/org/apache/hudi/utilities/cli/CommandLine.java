@@ -95,6 +95,19 @@ final class CommandLine {
     return Option.empty();
   }
 
+  /**
+   * Takes the process's stdout for the tool's result alone, for a {@code main}: from then on whatever else prints to
+   * {@link System#out} goes to stderr. Libraries do print there: the JOL copy in the Hudi bundles writes "# WARNING:
+   * Unable to attach Serviceability Agent" to stdout on every Spark launch, which would break a JSON result.
+   *
+   * @return the stream that was stdout, for the result
+   */
+  static PrintStream claimStdout() {
+    PrintStream stdout = System.out;
+    System.setOut(System.err);
+    return stdout;
+  }
+
   /** The form a tool prints its result in. */
   enum OutputFormat {
     /** For people: lines and columns, durations as {@code 4m12s}. */

@@ -119,9 +119,10 @@ public final class ExplainCli {
   public static void main(String[] args) {
     // Started only once the arguments are read: --help and bad arguments answer without Spark.
     AtomicReference<JavaSparkContext> started = new AtomicReference<>();
+    PrintStream stdout = CommandLine.claimStdout();
     int exitCode;
     try {
-      exitCode = run(args, System.out, System.err, Clock.systemUTC(), () -> {
+      exitCode = run(args, stdout, System.err, Clock.systemUTC(), () -> {
         // The master is spark-submit's, or local for a run on the driver alone.
         started.set(UtilHelpers.buildSparkContext("hudi-multi-table-explain", "local[2]"));
         return SparkSession.builder().config(started.get().getConf()).getOrCreate();

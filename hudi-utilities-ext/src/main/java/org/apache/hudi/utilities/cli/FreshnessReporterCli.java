@@ -112,7 +112,7 @@ public final class FreshnessReporterCli {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.out, System.err, Clock.systemUTC(), new Configuration()));
+    System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
   }
 
   /** Runs the reporter as its command line asks, with what went wrong printed to {@link System#err}. */
