@@ -115,7 +115,10 @@ public final class FreshnessReporterCli {
     System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
   }
 
-  /** Runs the reporter as its command line asks, with what went wrong printed to {@link System#err}. */
+  /**
+   * Runs the reporter as its command line asks, with what went wrong printed to {@link System#err}: the signature of
+   * the releases before {@code --output}, kept for the callers that pass the output stream alone.
+   */
   public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) throws Exception {
     return run(args, out, System.err, clock, hadoopConf);
   }
