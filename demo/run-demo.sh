@@ -74,22 +74,22 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 banner() { printf '\n==== %s ====\n' "$*"; }
 die() { echo "run-demo.sh: ERROR: $*" >&2; exit 1; }
 
-# Value of one table in a checkpoint "orders=2026...,users=2026...".
+# The demo's job as the checkpoint tool takes it: the Streamer's --props and the overrides run_streamer passes.
+TOOL_JOB=(--props "file://${STREAMER_PROPS}" --target-base-path "${DEMO_DIR}/joined"
+  --hoodie-conf "hoodie.streamer.source.hudi.orders.path=${DEMO_DIR}/orders"
+  --hoodie-conf "hoodie.streamer.source.hudi.users.path=${DEMO_DIR}/users")
 
-# Newest completed instant of a Hudi table, from its timeline file names (<instant>.commit, <instant>.deltacommit...).
-latest_instant() {
-  find "$1/.hoodie" -maxdepth 1 -type f -regextype posix-extended -regex '.*/[0-9]+\.(commit|deltacommit|replacecommit)' \
-    -printf '%f\n' | sort | tail -n 1 | cut -d. -f1
-}
-
-# Newest completed commit of the target: .hoodie/<instant>.commit (a JSON file).
-last_target_commit() {
-  find "${DEMO_DIR}/joined/.hoodie" -maxdepth 1 -type f -name '*.commit' -printf '%f\n' | sort | tail -n 1
-}
-
-# The checkpoint a commit file holds: "deltastreamer.checkpoint.key" in its extraMetadata.
-checkpoint_in() {
-  sed -n 's/.*"deltastreamer\.checkpoint\.key"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$1" | head -n 1
+# Reads the checkpoint tool's JSON (docs/tools.md#checkpoint-tools) on stdin; prints the commit that stored the
+# checkpoint, the checkpoint, then "<table> <position> <newest instant of the table>" a table, "-" for what is missing.
+checkpoint_facts() {
+  python3 -c '
+import json, sys
+shown = json.load(sys.stdin)
+print(shown["commit"] or "-")
+print(shown["checkpoint"] or "-")
+for table in shown["tables"]:
+    print(table["table"], table["position"] or "-", table["latest_instant"] or "-")
+'
 }
 
 # Whether the build outputs are missing or older than the sources and poms they come from.
@@ -153,21 +153,26 @@ print_command() {
   printf 'java <Java 17 flags> -cp <plugin jar>:<deployment classpath> org.apache.spark.deploy.SparkSubmit%s\n\n' "${out}"
 }
 
-# Prints the checkpoint of the newest target commit next to the newest instants of the sources; sets CHECKPOINT.
+# Prints the target's checkpoint, read by the checkpoint tool as the Streamer reads it, next to the newest instants of
+# the sources, and checks that it holds them; sets CHECKPOINT. $1: the log of the tool's run.
 show_checkpoint() {
-  local commit
-  commit="$(last_target_commit)"
-  [[ -n "${commit}" ]] || die "the target ${DEMO_DIR}/joined has no completed commit"
-  CHECKPOINT="$(checkpoint_in "${DEMO_DIR}/joined/.hoodie/${commit}")"
-  [[ -n "${CHECKPOINT}" ]] || die "no deltastreamer.checkpoint.key in ${DEMO_DIR}/joined/.hoodie/${commit}"
-  echo "newest target commit:    demo-output/joined/.hoodie/${commit}"
+  local log="$1" shown facts commit table position latest newest=()
+  echo "bash demo/run-tool.sh checkpoint show --output json <the job's --props, --hoodie-conf and --target-base-path>"
+  # Exit status 1 (a table's next batch no longer readable) fails the demo too.
+  shown="$(bash "${DEMO_SRC}/run-tool.sh" checkpoint show --output json "${TOOL_JOB[@]}" 2> "${LOGS}/${log}")" \
+    || die "the checkpoint tool failed: see ${LOGS}/${log}"
+  facts="$(checkpoint_facts <<< "${shown}")" || die "cannot read the checkpoint tool's JSON: ${shown}"
+  { read -r commit; read -r CHECKPOINT; } <<< "${facts}"
+  [[ "${commit}" != - ]] || die "the target ${DEMO_DIR}/joined has no completed commit holding a checkpoint"
+  echo "stored by target commit: ${commit}"
   echo "deltastreamer.checkpoint.key = ${CHECKPOINT}"
-  echo "newest source instants:  orders=$(latest_instant "${DEMO_DIR}/orders"),users=$(latest_instant "${DEMO_DIR}/users")"
-  local table
-  for table in orders users; do
-    [[ "$(position_of "${CHECKPOINT}" "${table}")" == "$(latest_instant "${DEMO_DIR}/${table}")" ]] \
-      || die "the checkpoint of ${table} is not the newest instant of ${table}: the Streamer did not read it all"
-  done
+  while read -r table position latest; do
+    [[ "${position}" != - && "${position}" == "${latest}" ]] \
+      || die "the checkpoint of ${table} (${position}) is not the newest instant of ${table} (${latest}): the Streamer did not read it all"
+    newest+=("${table}=${latest}")
+  done < <(tail -n +3 <<< "${facts}")
+  ((${#newest[@]} == 2)) || die "the checkpoint tool showed ${#newest[@]} tables, not orders and users"
+  echo "newest source instants:  $(IFS=,; echo "${newest[*]}")"
   echo "check: the checkpoint holds the newest instant of both sources: OK"
 }
 
@@ -176,6 +181,7 @@ show_checkpoint() {
 DEMO_START="$(now)"
 
 command -v java > /dev/null || die "java not found. Install a JDK 17, e.g.: sudo apt-get install openjdk-17-jdk-headless"
+command -v python3 > /dev/null || die "python3 not found (it reads the checkpoint tool's JSON). Install it, e.g.: sudo apt-get install python3"
 JAVA_MAJOR="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)"
 [[ "${JAVA_MAJOR:-0}" -ge 17 ]] || die "java ${JAVA_MAJOR:-?} found; the demo needs Java 17 or later, the runtime the plugin is tested on (its classes are Java 11 bytecode)"
 
@@ -236,7 +242,7 @@ ROUND1_STREAMER_SECONDS="$(elapsed "${STEP_START}")"
 echo "(Streamer round 1 took ${ROUND1_STREAMER_SECONDS} s)"
 
 banner "Round 1: committed checkpoint"
-show_checkpoint
+show_checkpoint round1-checkpoint.log
 ROUND1_CHECKPOINT="${CHECKPOINT}"
 
 banner "Round 1: target table joined   [demo/sql/show-target.sql]"
@@ -254,7 +260,7 @@ ROUND2_STREAMER_SECONDS="$(elapsed "${STEP_START}")"
 echo "(Streamer round 2 took ${ROUND2_STREAMER_SECONDS} s)"
 
 banner "Round 2: committed checkpoint"
-show_checkpoint
+show_checkpoint round2-checkpoint.log
 ROUND2_CHECKPOINT="${CHECKPOINT}"
 echo "round 1 checkpoint:      ${ROUND1_CHECKPOINT}"
 for table in orders users; do

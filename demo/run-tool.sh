@@ -20,20 +20,21 @@
 # (from any directory; relative paths in the arguments are relative to where it is run):
 #
 #   bash demo/run-tool.sh checkpoint show|override --props <file> [--hoodie-conf <key>=<value>]... \
-#       --target-base-path <path> [--set <table>=<instant|LATEST|EARLIEST>]...
+#       --target-base-path <path> [--set <table>=<instant|LATEST|EARLIEST>]... [--output text|json]
 #     = java -cp "<Hudi bundles>:<Spark jars>:<plugin jar>" org.apache.hudi.utilities.cli.CheckpointCli ...
 #
 #   bash demo/run-tool.sh explain --props <file> [--hoodie-conf <key>=<value>]... --target-base-path <path> \
-#       [--checkpoint <checkpoint>] [--explain-mode <mode>]
-#     = spark-submit --master 'local[2]' --jars <Hudi Spark bundle>,<utilities slim bundle> \
-#         --conf <Kryo settings> --class org.apache.hudi.utilities.cli.ExplainCli <plugin jar> ...
+#       [--checkpoint <checkpoint>] [--explain-mode <mode>] [--output text|json]
+#     = spark-submit --master 'local[2]' --jars <Hudi Spark bundle>,<utilities slim bundle>,<plugin jar> \
+#         --conf <Kryo settings> --class org.apache.hudi.utilities.cli.ExplainCli <utilities slim bundle> ...
 #       where spark-submit is Spark's launcher class (org.apache.spark.deploy.SparkSubmit) on Spark's jars with the
 #       Java 17 flags, as demo/run-on-cluster.sh launches it: no Spark distribution needed.
 #
 # <Hudi bundles> and <Spark jars> are this build's deployment classpath (hudi-utilities-ext/target/
 # deployment-classpath.txt); the plugin jar is hudi-utilities-ext/target/hudi-utilities-ext_2.12-0.1.0-SNAPSHOT.jar.
 # Both are built first (mvn -B -DskipTests -Dcheckstyle.skip -Drat.skip package) if they are missing or older than
-# the sources. demo/README.md runs both tools against the demo's target. Exit status: the tool's.
+# the sources. demo/README.md runs both tools against the demo's target. The tool's result goes to stdout, its errors
+# and logs to stderr. Exit status: the tool's (docs/tools.md#exit-status-and-output).
 #
 # Environment: TOOL_JAVA_HEAP (default 1g) is the -Xmx of the tool's JVM.
 
@@ -92,7 +93,8 @@ if [[ "${TOOL}" == checkpoint ]]; then
     -cp "${DEPLOYMENT_CP}:${PLUGIN_JAR}" org.apache.hudi.utilities.cli.CheckpointCli "$@"
 fi
 
-# explain: spark-submit with the Hudi bundles in --jars and the plugin as the primary jar.
+# explain: spark-submit as the Streamer is launched (demo/README.md): the Hudi bundles and the plugin together in
+# --jars, so that Hudi and the plugin share a class loader; the utilities slim bundle is the primary resource.
 JAVA17_OPENS="$(sed -n 's:.*<spark.java17.opens>\(.*\)</spark.java17.opens>.*:\1:p' "${ROOT}/pom.xml")"
 [[ -n "${JAVA17_OPENS}" ]] || die "cannot read <spark.java17.opens> from ${ROOT}/pom.xml"
 read -r -a OPENS <<< "${JAVA17_OPENS}"
@@ -105,13 +107,18 @@ while IFS= read -r jar; do
   esac
 done < <(tr ':' '\n' <<< "${DEPLOYMENT_CP}")
 ((${#HUDI_BUNDLES[@]} == 2)) || die "expected the Hudi Spark bundle and the utilities slim bundle in ${DEPLOYMENT_CP_FILE}, found: ${HUDI_BUNDLES[*]}"
+SLIM_BUNDLE=""
+for jar in "${HUDI_BUNDLES[@]}"; do
+  [[ "$(basename "${jar}")" != hudi-utilities-slim-bundle* ]] || SLIM_BUNDLE="${jar}"
+done
+[[ -n "${SLIM_BUNDLE}" ]] || die "no utilities slim bundle in ${DEPLOYMENT_CP_FILE}"
 export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
 # -Djol.skipHotspotSAAttach=true: see demo/run-demo.sh.
 exec java "-Xmx${TOOL_JAVA_HEAP:-1g}" "${OPENS[@]}" -Djol.skipHotspotSAAttach=true \
   "-Dlog4j2.configurationFile=file://${LOG4J_CONF}" -cp "$(IFS=:; echo "${SPARK_JARS[*]}")" \
   org.apache.spark.deploy.SparkSubmit --master 'local[2]' \
-  --jars "$(IFS=,; echo "${HUDI_BUNDLES[*]}")" \
+  --jars "$(IFS=,; echo "${HUDI_BUNDLES[*]}"),${PLUGIN_JAR}" \
   --conf spark.serializer=org.apache.spark.serializer.KryoSerializer \
   --conf spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar \
   --conf spark.ui.enabled=false \
-  --class org.apache.hudi.utilities.cli.ExplainCli "${PLUGIN_JAR}" "$@"
+  --class org.apache.hudi.utilities.cli.ExplainCli "${SLIM_BUNDLE}" "$@"

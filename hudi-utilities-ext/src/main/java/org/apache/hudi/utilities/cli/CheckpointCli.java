@@ -32,6 +32,8 @@ import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.hadoop.conf.Configuration;
 
 import java.io.PrintStream;
@@ -52,6 +54,8 @@ import java.util.Map;
  * java -cp ... org.apache.hudi.utilities.cli.CheckpointCli \
  *   override --props job.properties --target-base-path s3a://lake/joined --set users=LATEST
  * </pre>
+ *
+ * <p>{@code --output json} prints either command's result as one JSON document (docs/tools.md lists its fields).
  */
 public final class CheckpointCli {
 
@@ -63,9 +67,14 @@ public final class CheckpointCli {
     @ParametersDelegate
     CommandLine.StreamerJobOptions job = new CommandLine.StreamerJobOptions();
 
+    @ParametersDelegate
+    CommandLine.OutputOption output = new CommandLine.OutputOption();
+
     @Parameter(names = "--set", description = "With override: <table>=<instant|LATEST|EARLIEST>, repeatable")
     List<String> moves = new ArrayList<>();
   }
+
+  private static final String ACTION = "run the checkpoint tool";
 
   private final Configuration hadoopConf;
   private final Clock clock;
@@ -76,49 +85,70 @@ public final class CheckpointCli {
   }
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, Clock.systemUTC(), new Configuration()));
+    System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
   }
 
   /**
-   * Runs the command its arguments name.
+   * Runs the command its arguments name: its result to {@code out} (as text or, with {@code --output json}, one JSON
+   * document), what went wrong to {@code err}.
    *
    * @return 0 on success; 1 when {@code show} finds a table whose next batch can no longer be read incrementally;
    *     2 on bad arguments
    */
-  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) {
+  public static int run(String[] args, PrintStream out, PrintStream err, Clock clock, Configuration hadoopConf) {
     Options options = new Options();
-    Option<Integer> stop = CommandLine.parse("checkpoint-tool", "run the checkpoint tool", options, args, out);
+    Option<Integer> stop = CommandLine.parse("checkpoint-tool", ACTION, options, args, out, err);
     if (stop.isPresent()) {
       return stop.get();
     }
     String command = options.command.size() == 1 ? options.command.get(0) : "";
     if (!command.equals("show") && !command.equals("override")) {
-      out.println("Cannot run the checkpoint tool: the command is " + options.command + ", not one of show, override "
-          + "(see --help)");
+      err.println("Cannot " + ACTION + ": the command is " + options.command + ", not one of show, override (see "
+          + "--help)");
       return CommandLine.BAD_ARGUMENTS;
     }
     try {
-      TypedProperties props = options.job.readProps(hadoopConf, "run the checkpoint tool");
+      CommandLine.OutputFormat format = options.output.format(ACTION);
+      TypedProperties props = options.job.readProps(hadoopConf, ACTION);
       MultiTableReadConf conf = MultiTableReadConf.from(props);
       CheckpointCli tool = new CheckpointCli(hadoopConf, clock);
+      ObjectNode json = CommandLine.newJsonDocument();
+      PrintStream text = CommandLine.textOut(format, out);
+      int exitCode = CommandLine.SUCCESS;
       if (command.equals("show")) {
-        return tool.show(conf, options.job.targetBasePath, out);
+        exitCode = tool.show(conf, options.job.targetBasePath, text, json);
+      } else {
+        Map<String, String> moves = moves(options.moves);
+        String override = tool.override(conf, options.job.targetBasePath, moves);
+        List<String> notes = tool.notesOnPositions(conf, moves);
+        text.println("--checkpoint '" + override + "'");
+        notes.forEach(text::println);
+        json.put("checkpoint", override);
+        notes.forEach(json.putArray("notes")::add);
       }
-      Map<String, String> moves = moves(options.moves);
-      out.println("--checkpoint '" + tool.override(conf, options.job.targetBasePath, moves) + "'");
-      tool.notesOnPositions(conf, moves).forEach(out::println);
-      return CommandLine.SUCCESS;
+      if (format == CommandLine.OutputFormat.JSON) {
+        CommandLine.printJson(json, out);
+      }
+      return exitCode;
     } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
+      err.println(e.getMessage());
       return CommandLine.BAD_ARGUMENTS;
     }
   }
 
-  /** Prints the stored checkpoint, one line per configured table; returns 1 if a table's window is cleaned away. */
-  int show(MultiTableReadConf conf, String targetBasePath, PrintStream out) {
+  /**
+   * Prints the stored checkpoint, one line per configured table, and fills the JSON document with the same; returns 1
+   * if a table's window is cleaned away.
+   */
+  int show(MultiTableReadConf conf, String targetBasePath, PrintStream out, ObjectNode json) {
     StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).newest(targetBasePath, StoredCheckpointReader.UNBOUNDED);
     out.printf("Target %s: checkpoint '%s' stored by commit %s (%d commits searched)%n", targetBasePath,
         stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), stored.commitsSearched());
+    json.put("target_base_path", targetBasePath);
+    json.put("checkpoint", stored.checkpoint().orElse(null));
+    json.put("commit", stored.commit().orElse(null));
+    json.put("commits_searched", stored.commitsSearched());
+    ArrayNode tables = json.putArray("tables");
     MultiTableCheckpoint positions = conf.checkpoints().parse(stored.checkpoint().orElse(null));
     out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", "table", "position", "age", "active timeline", "cleaner keeps",
         "headroom");
@@ -126,23 +156,54 @@ public final class CheckpointCli {
     for (SourceTable table : conf.tables()) {
       Option<String> position = positions.position(table.name());
       Option<SourceTimeline> timeline = SourceTimeline.load(table.path(), hadoopConf);
+      ObjectNode row = tables.addObject();
+      row.put("table", table.name());
+      row.put("path", table.path());
+      row.put("hudi_table", timeline.isPresent());
+      row.put("latest_instant", timeline.isPresent() ? timeline.get().latestCompletedInstant().orElse(null) : null);
+      row.put("position", position.orElse(null));
+      row.put("missing_checkpoint_strategy", table.missingCheckpointStrategy().name());
       if (!position.isPresent() || !timeline.isPresent()) {
         out.printf("%-16s %-20s %s%n", table.name(), "<none>", timeline.isPresent()
             ? "starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy()
             : "not a Hudi table: " + table.path());
+        row.putNull("age_seconds");
+        row.putNull("on_active_timeline");
+        row.putNull("cleaned_commits");
+        row.putNull("readable_incrementally");
+        row.putNull("headroom_commits");
+        row.putNull("headroom_seconds");
+        row.putNull("earliest_retained_instant");
         continue;
       }
       WindowReadability window = timeline.get().retention().readability(position.get());
       if (!window.readableIncrementally()) {
         exitCode = CommandLine.FAILURE;
       }
+      Option<Duration> age = age(timeline.get(), position.get());
       out.printf("%-16s %-20s %-14s %-18s %-14s %s%n", table.name(), position.get(),
-          age(timeline.get(), position.get()), window.archived() ? "no (archived)" : "yes",
+          age.map(CommandLine::duration).orElse("-"), window.archived() ? "no (archived)" : "yes",
           window.cleanedCommits().isEmpty() ? "yes" : "no: " + window.cleanedCommits(),
           window.headroomCommits().isPresent() ? window.headroomCommits().get() + " commits, "
-              + window.headroomTime().get() + " after " + window.earliestRetainedInstant().get()
+              + CommandLine.duration(window.headroomTime().get()) + " after " + window.earliestRetainedInstant().get()
               : "unbounded (never cleaned or archived)");
+      if (age.isPresent()) {
+        row.put("age_seconds", CommandLine.seconds(age.get()));
+      } else {
+        row.putNull("age_seconds");
+      }
+      row.put("on_active_timeline", !window.archived());
+      window.cleanedCommits().forEach(row.putArray("cleaned_commits")::add);
+      row.put("readable_incrementally", window.readableIncrementally());
+      row.put("headroom_commits", window.headroomCommits().orElse(null));
+      if (window.headroomTime().isPresent()) {
+        row.put("headroom_seconds", CommandLine.seconds(window.headroomTime().get()));
+      } else {
+        row.putNull("headroom_seconds");
+      }
+      row.put("earliest_retained_instant", window.earliestRetainedInstant().orElse(null));
     }
+    json.put("readable_incrementally", exitCode == CommandLine.SUCCESS);
     return exitCode;
   }
 
@@ -175,12 +236,13 @@ public final class CheckpointCli {
     return notes;
   }
 
-  private String age(SourceTimeline timeline, String position) {
+  /** Now minus the position's instant time (none before the first instant); never negative. */
+  private Option<Duration> age(SourceTimeline timeline, String position) {
     if (position.equals(MultiTableCheckpoint.BEFORE_FIRST_INSTANT)) {
-      return "-";
+      return Option.empty();
     }
     Duration age = Duration.between(timeline.timeOf(position), clock.instant());
-    return age.isNegative() ? "0s" : age.withNanos(0).toString().substring(2).toLowerCase();
+    return Option.of(age.isNegative() ? Duration.ZERO : age);
   }
 
   private static Map<String, String> moves(List<String> arguments) {

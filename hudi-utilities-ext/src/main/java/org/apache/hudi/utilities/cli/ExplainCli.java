@@ -46,6 +46,8 @@ import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -59,6 +61,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
@@ -70,7 +74,7 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * would pass. Reads the sources; writes nothing.
  *
  * <pre>
- * spark-submit --class org.apache.hudi.utilities.cli.ExplainCli &lt;this plugin jar&gt; \
+ * spark-submit --jars &lt;Hudi bundles&gt;,&lt;this plugin jar&gt; --class org.apache.hudi.utilities.cli.ExplainCli &lt;utilities bundle&gt; \
  *   --props job.properties --target-base-path s3a://lake/joined [--checkpoint 'users=LATEST']
  * </pre>
  *
@@ -91,57 +95,101 @@ public final class ExplainCli {
     @Parameter(names = "--explain-mode", description = "Spark's explain mode for the plan of the SQL: simple, "
         + "extended, codegen, cost or formatted")
     String explainMode = "extended";
+
+    @ParametersDelegate
+    CommandLine.OutputOption output = new CommandLine.OutputOption();
   }
+
+  private static final String ACTION = "explain the batch";
 
   private final SparkSession spark;
   private final JavaSparkContext jsc;
   private final Clock clock;
   private final PrintStream out;
+  private final ObjectNode json;
 
-  private ExplainCli(SparkSession spark, Clock clock, PrintStream out) {
+  private ExplainCli(SparkSession spark, Clock clock, PrintStream out, ObjectNode json) {
     this.spark = spark;
     this.jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     this.clock = clock;
     this.out = out;
+    this.json = json;
   }
 
   public static void main(String[] args) {
-    // The master is spark-submit's, or local for a run on the driver alone.
-    JavaSparkContext jsc = UtilHelpers.buildSparkContext("hudi-multi-table-explain", "local[2]");
+    // Started only once the arguments are read: --help and bad arguments answer without Spark.
+    AtomicReference<JavaSparkContext> started = new AtomicReference<>();
+    PrintStream stdout = CommandLine.claimStdout();
     int exitCode;
     try {
-      exitCode = run(args, System.out, Clock.systemUTC(), SparkSession.builder().config(jsc.getConf()).getOrCreate());
+      exitCode = run(args, stdout, System.err, Clock.systemUTC(), () -> {
+        // The master is spark-submit's, or local for a run on the driver alone.
+        started.set(UtilHelpers.buildSparkContext("hudi-multi-table-explain", "local[2]"));
+        return SparkSession.builder().config(started.get().getConf()).getOrCreate();
+      });
     } finally {
-      jsc.stop();
+      if (started.get() != null) {
+        started.get().stop();
+      }
     }
     System.exit(exitCode);
   }
 
   /**
-   * Explains the next batch of the job its arguments name.
+   * Explains the next batch of the job its arguments name: the explanation to {@code out} (as text or, with
+   * {@code --output json}, one JSON document), what went wrong to {@code err}.
    *
    * @param clock what "now" is for the idle timeout of alignment
-   * @return 0 on success; 1 if the batch would fail (its message is printed); 2 on bad arguments or settings
+   * @param spark the session to explain the batch in, asked for only once the arguments are read and valid
+   * @return 0 on success; 1 if the batch would fail (its message goes to {@code err}; what was explained before the
+   *     failure to {@code out}); 2 on bad arguments or settings
    */
-  public static int run(String[] args, PrintStream out, Clock clock, SparkSession spark) {
+  public static int run(String[] args, PrintStream out, PrintStream err, Clock clock, Supplier<SparkSession> spark) {
     Options options = new Options();
-    Option<Integer> stop = CommandLine.parse("explain", "explain the batch", options, args, out);
+    Option<Integer> stop = CommandLine.parse("explain", ACTION, options, args, out, err);
     if (stop.isPresent()) {
       return stop.get();
     }
+    ExplainMode mode;
+    CommandLine.OutputFormat format;
     try {
-      ExplainMode mode = ExplainMode.fromString(options.explainMode);
-      TypedProperties props = options.job.readProps(spark.sparkContext().hadoopConfiguration(), "explain the batch");
-      new ExplainCli(spark, clock, out).explain(props, options.job.targetBasePath,
-          Option.ofNullable(options.checkpoint), mode);
-      return CommandLine.SUCCESS;
+      format = options.output.format(ACTION);
+      mode = explainMode(options.explainMode);
     } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
+      err.println(e.getMessage());
+      return CommandLine.BAD_ARGUMENTS;
+    }
+    ObjectNode json = CommandLine.newJsonDocument();
+    int exitCode;
+    try {
+      SparkSession session = spark.get();
+      TypedProperties props = options.job.readProps(session.sparkContext().hadoopConfiguration(), ACTION);
+      new ExplainCli(session, clock, CommandLine.textOut(format, out), json).explain(props,
+          options.job.targetBasePath, Option.ofNullable(options.checkpoint), mode);
+      json.putNull("error");
+      exitCode = CommandLine.SUCCESS;
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
       return CommandLine.BAD_ARGUMENTS;
     } catch (Exception e) {
       // Whatever would fail the batch: a read or a placeholder (Hudi's exceptions), the SQL (Spark's AnalysisException).
-      out.println("The batch would fail: " + e.getMessage());
-      return CommandLine.FAILURE;
+      String message = "The batch would fail: " + e.getMessage();
+      err.println(message);
+      json.put("error", message);
+      exitCode = CommandLine.FAILURE;
+    }
+    if (format == CommandLine.OutputFormat.JSON) {
+      CommandLine.printJson(json, out);
+    }
+    return exitCode;
+  }
+
+  private static ExplainMode explainMode(String name) {
+    try {
+      return ExplainMode.fromString(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(String.format("Cannot %s: --explain-mode is '%s' (use simple, extended, "
+          + "codegen, cost or formatted)", ACTION, name), e);
     }
   }
 
@@ -159,6 +207,12 @@ public final class ExplainCli {
         : "--checkpoint";
     out.printf("Target %s: stored checkpoint '%s' (commit %s); the batch resumes from %s '%s'. Nothing is written.%n",
         targetBasePath, stored.checkpoint().orElse(""), stored.commit().orElse("<none>"), from, resumeString.orElse(""));
+    json.put("target_base_path", targetBasePath);
+    json.put("stored_checkpoint", stored.checkpoint().orElse(null));
+    json.put("stored_commit", stored.commit().orElse(null));
+    json.put("resumes_from", !override.isPresent() ? "stored_checkpoint" : applied ? "stored_checkpoint_override_applied"
+        : "override");
+    json.put("resume_checkpoint", resumeString.orElse(null));
 
     MultiTableReader reader = new MultiTableReader(props, conf, jsc, spark, clock);
     IncrMultiBatch batch = IncrMultiBatch.resume(conf, reader, resumeString, stored::checkpoint);
@@ -167,18 +221,25 @@ public final class ExplainCli {
     List<TableWindow> planned = reader.plan(timelines, batch.previous());
     Option<CommitTimeCeiling> aligned = conf.alignment() == AlignmentMode.NONE ? Option.empty()
         : Option.of(reader.align(planned));
+    ObjectNode alignment = json.putObject("alignment");
+    alignment.put("mode", conf.alignment().name());
     if (aligned.isPresent()) {
       out.printf("Alignment: %s, ceiling %s; tables cut at the ceiling (the rest in a later batch): %s; idle tables "
           + "(not holding the ceiling, idle timeout %s): %s%n", conf.alignment(), aligned.get().ceiling().orElse("<none>"),
-          aligned.get().waitingTables(), conf.alignmentIdleTimeout(), aligned.get().idleTables());
+          aligned.get().waitingTables(), CommandLine.duration(conf.alignmentIdleTimeout()), aligned.get().idleTables());
+      alignment.put("ceiling", aligned.get().ceiling().orElse(null));
+      aligned.get().waitingTables().forEach(alignment.putArray("cut_tables")::add);
+      aligned.get().idleTables().forEach(alignment.putArray("idle_tables")::add);
+      alignment.put("idle_timeout_seconds", CommandLine.seconds(conf.alignmentIdleTimeout()));
     } else {
       out.println("Alignment: NONE (each table reads as far as its own num_instants allows)");
     }
     Map<String, TableWindow> windows = new LinkedHashMap<>();
+    ArrayNode tables = json.putArray("tables");
     for (int i = 0; i < planned.size(); i++) {
       String table = planned.get(i).table();
       windows.put(table, aligned.isPresent() ? aligned.get().window(table) : planned.get(i));
-      printWindow(conf.tables().get(i), timelines, planned.get(i), windows.get(table));
+      printWindow(conf.tables().get(i), timelines, planned.get(i), windows.get(table), tables.addObject());
     }
     // The reads the batch makes, of the windows shown: lazy, but a table that cannot be read fails here, as it would
     // fail the batch.
@@ -189,6 +250,8 @@ public final class ExplainCli {
     } else {
       out.printf("Next checkpoint: '%s'%n", outcome.checkpoint());
     }
+    json.put("caught_up", outcome.caughtUp());
+    json.put("next_checkpoint", outcome.caughtUp() ? null : outcome.checkpoint());
     explainSql(props, conf, outcome.manifest(), windows, outcome.batches(), mode);
   }
 
@@ -204,23 +267,50 @@ public final class ExplainCli {
     }
   }
 
-  private void printWindow(SourceTable table, BatchTimelines timelines, TableWindow planned, TableWindow window) {
+  private void printWindow(SourceTable table, BatchTimelines timelines, TableWindow planned, TableWindow window,
+                           ObjectNode row) {
     out.printf("Table %s (%s): position %s%n", table.name(), table.path(), window.position().isPresent()
         ? window.position().get() : "<none>, starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy().name());
+    row.put("table", table.name());
+    row.put("path", table.path());
+    row.put("position", window.position().orElse(null));
+    row.put("missing_checkpoint_strategy", table.missingCheckpointStrategy().name());
+    row.put("hudi_table", timelines.of(table.name()).isPresent());
     if (!timelines.of(table.name()).isPresent()) {
       out.printf("  window: none, %s is not a Hudi table%n", table.path());
+      row.putNull("window");
+      row.putNull("planned_window");
       return;
     }
-    if (planned.instants().size() != window.instants().size()) {
+    boolean cut = planned.instants().size() != window.instants().size();
+    if (cut) {
       out.printf("  planned window %s, cut at the alignment ceiling%n", describe(planned));
+    }
+    ObjectNode windowJson = windowJson(row.putObject("window"), window);
+    if (cut) {
+      windowJson(row.putObject("planned_window"), planned);
+    } else {
+      row.putNull("planned_window");
     }
     if (!window.hasNewCommits()) {
       out.printf("  window: nothing new after %s%n", window.fromExclusive());
+      windowJson.put("files", 0);
+      windowJson.put("bytes", 0);
       return;
     }
     WrittenData written = timelines.of(table.name()).get().writtenBy(new HashSet<>(window.instants()));
     out.printf("  window %s: %s; %d files, %d bytes written by them%n", describe(window), window.instants(),
         written.files(), written.bytes());
+    windowJson.put("files", written.files());
+    windowJson.put("bytes", written.bytes());
+  }
+
+  /** A window's bounds and instants; an empty window ends where it begins. */
+  private static ObjectNode windowJson(ObjectNode node, TableWindow window) {
+    node.put("from_exclusive", window.fromExclusive());
+    node.put("to_inclusive", window.end().orElse(window.fromExclusive()));
+    window.instants().forEach(node.putArray("instants")::add);
+    return node;
   }
 
   private static String describe(TableWindow window) {
@@ -238,14 +328,25 @@ public final class ExplainCli {
       placeholders.placeholders(statement).forEach(bindings::putIfAbsent);
     }
     out.printf("SQL file %s binds:%n", sqlFile);
+    json.put("sql_file", sqlFile);
+    ArrayNode bound = json.putArray("bindings");
     int width = bindings.keySet().stream().mapToInt(String::length).max().orElse(0);
-    bindings.forEach((placeholder, reference) -> out.printf("  %-" + width + "s -> %s%n", placeholder,
-        binding(conf.tableNames().get(reference.index()), reference.kind(), manifest, windows)));
+    bindings.forEach((placeholder, reference) -> {
+      String table = conf.tableNames().get(reference.index());
+      String binding = binding(table, reference.kind(), manifest, windows);
+      out.printf("  %-" + width + "s -> %s%n", placeholder, binding);
+      bound.addObject().put("placeholder", placeholder).put("table", table).put("kind", reference.kind().name())
+          .put("binding", binding);
+    });
     MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
     Dataset<Row> result = transformer.apply(jsc, spark, new MultiDatasetBatch(datasets, Option.of(manifest)), props);
     transformer.viewBatch().ifPresent(view -> out.printf("It is a view; this batch: %s%n", view));
+    json.put("view", transformer.viewBatch().orElse(null));
+    String plan = result.queryExecution().explainString(mode).trim();
     out.printf("Spark plan of its last statement (explain mode %s):%n", mode.name());
-    out.println(result.queryExecution().explainString(mode).trim());
+    out.println(plan);
+    json.put("explain_mode", mode.name());
+    json.put("plan", plan);
   }
 
   private static String binding(String table, Kind kind, CarrierManifest manifest, Map<String, TableWindow> windows) {

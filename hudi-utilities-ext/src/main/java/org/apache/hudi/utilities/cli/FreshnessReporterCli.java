@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.cli;
 
 // The Hudi 0.14 bundles relocate JCommander; Hudi's own tools use it under this name.
 import org.apache.hudi.com.beust.jcommander.Parameter;
+import org.apache.hudi.com.beust.jcommander.ParametersDelegate;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.freshness.FreshnessChart;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
@@ -27,13 +28,17 @@ import org.apache.hudi.utilities.freshness.HistoryTable;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.ReporterConfig;
+import org.apache.hudi.utilities.freshness.SourceFreshness;
 import org.apache.hudi.utilities.hudi014.FreshnessReporter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -52,7 +57,8 @@ import java.util.stream.Collectors;
  * <p>Options: {@code --config}, {@code --max-commit-depth} (default 100), {@code --interval} seconds, {@code --rounds},
  * {@code --history}, {@code --history-limit}, {@code --chart} (a PNG of one pipeline's history, with
  * {@code --chart-pipeline}, {@code --chart-width}, {@code --chart-height}), {@code --http-port} and {@code --http-host}
- * (serve the labelled metrics for Prometheus). Each round is measured by {@link FreshnessReporter}.
+ * (serve the labelled metrics for Prometheus), {@code --output json} (each round's measurements as a JSON document).
+ * Each round is measured by {@link FreshnessReporter}.
  */
 public final class FreshnessReporterCli {
 
@@ -97,45 +103,79 @@ public final class FreshnessReporterCli {
 
     @Parameter(names = "--http-host", description = "Address the metrics endpoint binds to")
     String httpHost = "0.0.0.0";
+
+    @ParametersDelegate
+    CommandLine.OutputOption output = new CommandLine.OutputOption();
   }
 
   private FreshnessReporterCli() {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.out, Clock.systemUTC(), new Configuration()));
+    System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
   }
 
   /**
-   * Runs the reporter as its command line asks.
+   * Runs the reporter as its command line asks, with what went wrong printed to {@link System#err}: the signature of
+   * the releases before {@code --output}, kept for the callers that pass the output stream alone.
+   */
+  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) throws Exception {
+    return run(args, out, System.err, clock, hadoopConf);
+  }
+
+  /**
+   * Runs the reporter as its command line asks: measurements, history and notices to {@code out}, what went wrong to
+   * {@code err}.
    *
    * @return 0 when every pipeline was measured (or its history printed), 1 when one failed, 2 on bad arguments
    */
-  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) throws Exception {
+  public static int run(String[] args, PrintStream out, PrintStream err, Clock clock, Configuration hadoopConf)
+      throws Exception {
     Options options = new Options();
-    Option<Integer> stop = CommandLine.parse("freshness-reporter", "start the freshness reporter", options, args, out);
+    Option<Integer> stop = CommandLine.parse("freshness-reporter", "start the freshness reporter", options, args, out,
+        err);
     if (stop.isPresent()) {
       return stop.get();
     }
-    ReporterConfig config = ReporterConfig.read(options.config, hadoopConf);
+    ReporterConfig config;
+    PipelineSpec chartPipeline = null;
+    CommandLine.OutputFormat format;
+    try {
+      format = options.output.format("start the freshness reporter");
+      config = ReporterConfig.read(options.config, hadoopConf);
+      if (options.chart != null) {
+        chartPipeline = chartPipeline(config.pipelines(), options.chartPipeline);
+      }
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return CommandLine.BAD_ARGUMENTS;
+    } catch (IOException e) {
+      err.println("Cannot start the freshness reporter: cannot read --config " + options.config + " (" + e + ")");
+      return CommandLine.BAD_ARGUMENTS;
+    }
     if (options.history) {
       return printHistory(config.pipelines(), options.historyLimit, out, hadoopConf);
     }
-    if (options.chart != null) {
-      return drawChart(config.pipelines(), options, out, hadoopConf);
+    if (chartPipeline != null) {
+      return drawChart(chartPipeline, options, out, err, hadoopConf);
     }
     FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
         options.maxCommitDepth);
     HTTPServer server = options.httpPort == null ? null
         : reporter.labelledMetrics().serve(options.httpHost, options.httpPort);
     if (server != null) {
-      out.println("Serving the labelled freshness metrics on http://" + options.httpHost + ":" + server.getPort()
-          + "/metrics");
+      // A notice, not a measurement: with --output json it stays off the documents.
+      (format == CommandLine.OutputFormat.JSON ? err : out).println("Serving the labelled freshness metrics on http://"
+          + options.httpHost + ":" + server.getPort() + "/metrics");
     }
     try {
       for (long round = 1; ; round++) {
         List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
-        out.print(HistoryTable.formatMeasurements(measured));
+        if (format == CommandLine.OutputFormat.JSON) {
+          CommandLine.printJson(measurementsJson(measured), out);
+        } else {
+          out.print(HistoryTable.formatMeasurements(measured));
+        }
         int exitCode = measured.size() == config.pipelines().size() ? CommandLine.SUCCESS : CommandLine.FAILURE;
         if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
           return exitCode;
@@ -149,11 +189,38 @@ public final class FreshnessReporterCli {
     }
   }
 
-  private static int drawChart(List<PipelineSpec> pipelines, Options options, PrintStream out,
+  /** One round's measurements, a document per round: the fields of the history table, snake_case, lags in seconds. */
+  private static ObjectNode measurementsJson(List<PipelineFreshness> measured) {
+    ObjectNode document = CommandLine.newJsonDocument();
+    ArrayNode pipelines = document.putArray("pipelines");
+    for (PipelineFreshness pipeline : measured) {
+      ObjectNode node = pipelines.addObject();
+      node.put("pipeline", pipeline.pipeline());
+      node.put("base_path", pipeline.basePath());
+      node.put("observer", pipeline.observer().name());
+      node.put("measured_at", pipeline.measuredAt().toString());
+      node.put("commit", pipeline.checkpoint().commit().orElse(null));
+      node.put("checkpoint", pipeline.checkpoint().checkpoint().orElse(null));
+      node.put("max_lag_seconds", pipeline.maxLag().map(CommandLine::seconds).orElse(null));
+      ArrayNode sources = node.putArray("sources");
+      for (SourceFreshness source : pipeline.sources()) {
+        ObjectNode sourceNode = sources.addObject();
+        sourceNode.put("source", source.source());
+        sourceNode.put("kind", source.kind().name());
+        sourceNode.put("state", source.state().name());
+        sourceNode.put("status", source.status().name());
+        sourceNode.put("position", source.position().orElse(null));
+        sourceNode.put("lag_seconds", source.lag().map(CommandLine::seconds).orElse(null));
+        sourceNode.put("pending", source.pending().isPresent() ? source.pending().getAsLong() : null);
+      }
+    }
+    return document;
+  }
+
+  private static int drawChart(PipelineSpec pipeline, Options options, PrintStream out, PrintStream err,
                                Configuration hadoopConf) throws Exception {
-    PipelineSpec pipeline = chartPipeline(pipelines, options.chartPipeline);
     if (!pipeline.historyPath().isPresent()) {
-      out.println("Cannot draw the freshness chart of pipeline '" + pipeline.name() + "': its history is off (set "
+      err.println("Cannot draw the freshness chart of pipeline '" + pipeline.name() + "': its history is off (set "
           + "hoodie.streamer.freshness.history.enable: true)");
       return CommandLine.FAILURE;
     }

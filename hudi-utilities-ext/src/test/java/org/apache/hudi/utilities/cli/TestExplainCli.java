@@ -23,6 +23,9 @@ import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +36,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -47,6 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stored checkpoint or a {@code --checkpoint} override, with nothing written to the target.
  */
 class TestExplainCli extends OrdersAndUsersPipeline {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String SQL =
       "SELECT o.order_id, o.user_id, o.amount, u.user_name, o.ts FROM <SRC:orders> o JOIN <SNAP:users> u\n"
@@ -96,6 +104,44 @@ class TestExplainCli extends OrdersAndUsersPipeline {
     assertContains(stored, "Spark plan of its last statement (explain mode extended):\n== Parsed Logical Plan ==");
     assertContains(stored, "== Physical Plan ==");
     assertTrue(stored.output.matches("(?s).*== Physical Plan ==.*Join.*"), stored.output);
+    assertEquals("", stored.errors);
+
+    // The same explanation as one JSON document, field by field.
+    CapturedRun asJson = run("--props", props, "--target-base-path", tables.targetPath, "--output", "json");
+    assertEquals(0, asJson.exitCode, asJson.toString());
+    assertEquals("", asJson.errors);
+    JsonNode json = JSON.readTree(asJson.output);
+    assertEquals(tables.targetPath, json.get("target_base_path").asText());
+    assertEquals("orders=" + orders1 + ",users=" + users1, json.get("stored_checkpoint").asText());
+    assertEquals(HudiTables.lastCompletedInstant(tables.targetPath).get(), json.get("stored_commit").asText());
+    assertEquals("stored_checkpoint", json.get("resumes_from").asText());
+    assertEquals("orders=" + orders1 + ",users=" + users1, json.get("resume_checkpoint").asText());
+    assertEquals("NONE", json.get("alignment").get("mode").asText());
+    JsonNode orders = json.get("tables").get(0);
+    assertEquals("orders", orders.get("table").asText());
+    assertEquals(tables.ordersPath, orders.get("path").asText());
+    assertTrue(orders.get("hudi_table").asBoolean());
+    assertEquals(orders1, orders.get("position").asText());
+    assertEquals(orders1, orders.get("window").get("from_exclusive").asText());
+    assertEquals(orders3, orders.get("window").get("to_inclusive").asText());
+    assertEquals(List.of(orders2, orders3), strings(orders.get("window").get("instants")));
+    assertEquals(2, orders.get("window").get("files").asInt());
+    assertTrue(orders.get("window").get("bytes").asLong() > 0, orders.toString());
+    assertTrue(orders.get("planned_window").isNull(), orders.toString());
+    assertEquals(List.of(users2), strings(json.get("tables").get(1).get("window").get("instants")));
+    assertFalse(json.get("caught_up").asBoolean());
+    assertEquals("orders=" + orders3 + ",users=" + users2, json.get("next_checkpoint").asText());
+    assertTrue(json.get("sql_file").asText().endsWith(".sql"), json.get("sql_file").asText());
+    JsonNode firstBinding = json.get("bindings").get(0);
+    assertEquals("<SRC:orders>", firstBinding.get("placeholder").asText());
+    assertEquals("orders", firstBinding.get("table").asText());
+    assertEquals("SRC", firstBinding.get("kind").asText());
+    assertEquals("rows of orders read in (" + orders1 + ", " + orders3 + "]", firstBinding.get("binding").asText());
+    assertEquals(5, json.get("bindings").size());
+    assertTrue(json.get("view").isNull());
+    assertEquals("extended", json.get("explain_mode").asText());
+    assertTrue(json.get("plan").asText().contains("== Physical Plan =="), json.get("plan").asText());
+    assertTrue(json.get("error").isNull());
 
     // The Streamer's --checkpoint: orders moved back one commit, users to its latest commit.
     CapturedRun override = run("--props", props, "--target-base-path", tables.targetPath,
@@ -119,6 +165,16 @@ class TestExplainCli extends OrdersAndUsersPipeline {
     assertContains(aligned, "position " + orders1 + "\n  planned window (" + orders1 + ", " + orders3 + "], 2 instants, "
         + "cut at the alignment ceiling\n  window (" + orders1 + ", " + orders2 + "], 1 instants: [" + orders2 + "]");
     assertContains(aligned, "Next checkpoint: 'orders=" + orders2 + ",users=" + users2 + "'");
+    JsonNode alignedJson = JSON.readTree(run("--props", props, "--target-base-path", tables.targetPath, "--output",
+        "json").output);
+    assertEquals("COMMIT_TIME_CEILING", alignedJson.get("alignment").get("mode").asText());
+    assertEquals(users2, alignedJson.get("alignment").get("ceiling").asText());
+    assertEquals(List.of("orders"), strings(alignedJson.get("alignment").get("cut_tables")));
+    assertTrue(alignedJson.get("alignment").get("idle_timeout_seconds").isNumber(), alignedJson.toString());
+    JsonNode cut = alignedJson.get("tables").get(0);
+    assertEquals(List.of(orders2), strings(cut.get("window").get("instants")));
+    assertEquals(orders3, cut.get("planned_window").get("to_inclusive").asText());
+    assertEquals(List.of(orders2, orders3), strings(cut.get("planned_window").get("instants")));
 
     assertEquals(targetInstants, HudiTables.allInstants(tables.targetPath), "no instant was started");
     assertEquals(targetFiles, files(tables.targetPath), "no file was written, changed or removed");
@@ -133,6 +189,36 @@ class TestExplainCli extends OrdersAndUsersPipeline {
         + HudiTables.lastCompletedInstant(tables.targetPath).get() + " applied this --checkpoint already 'orders="
         + orders3 + ",users=" + users2 + "'");
     assertContains(spent, "Next checkpoint: none; every table is caught up, so the Streamer skips the round");
+    JsonNode spentJson = JSON.readTree(run("--props", props, "--target-base-path", tables.targetPath, "--checkpoint",
+        "orders=" + orders2 + ",users=LATEST", "--output", "json").output);
+    assertEquals("stored_checkpoint_override_applied", spentJson.get("resumes_from").asText());
+    assertTrue(spentJson.get("caught_up").asBoolean());
+    assertTrue(spentJson.get("next_checkpoint").isNull());
+  }
+
+  @Test
+  void helpAndBadArgumentsAnswerWithoutStartingSpark() {
+    Supplier<SparkSession> noSpark = () -> {
+      throw new AssertionError("Spark was started");
+    };
+    CapturedRun help = CapturedRun.of((out, err) -> ExplainCli.run(new String[] {"--help"}, out, err,
+        Clock.systemUTC(), noSpark));
+    assertEquals(0, help.exitCode, help.toString());
+    assertTrue(help.output.contains("Usage: explain") && help.output.contains("--explain-mode")
+        && help.output.contains("--output"), help.output);
+    assertEquals("", help.errors);
+
+    // No --target-base-path, an unknown explain mode, an unknown output format.
+    for (List<String> bad : List.of(List.of("--props", props), List.of("--props", props, "--target-base-path",
+        tables.targetPath, "--explain-mode", "verbose"), List.of("--props", props, "--target-base-path",
+        tables.targetPath, "--output", "xml"))) {
+      CapturedRun refused = CapturedRun.of((out, err) -> ExplainCli.run(bad.toArray(new String[0]), out, err,
+          Clock.systemUTC(), noSpark));
+      assertEquals(2, refused.exitCode, bad + ": " + refused);
+      assertEquals("", refused.output, bad.toString());
+      assertTrue(refused.errors.startsWith("Cannot explain the batch: ") && refused.errors.endsWith(")\n")
+          && refused.errors.indexOf("Cannot") == refused.errors.lastIndexOf("Cannot"), bad + ": " + refused.errors);
+    }
   }
 
   @Test
@@ -167,27 +253,42 @@ class TestExplainCli extends OrdersAndUsersPipeline {
   void badPropertiesAndUnknownTablesFailWithTheFix() throws Exception {
     CapturedRun missing = run("--props", dir.resolve("absent.properties").toUri().toString(), "--target-base-path",
         tables.targetPath);
-    assertEquals(2, missing.exitCode, missing.output);
-    assertContains(missing, "Cannot explain the batch: cannot read --props " + dir.resolve("absent.properties").toUri());
+    assertEquals(2, missing.exitCode, missing.toString());
+    assertEquals("", missing.output);
+    assertTrue(missing.errors.startsWith("Cannot explain the batch: cannot read --props "
+        + dir.resolve("absent.properties").toUri()), missing.errors);
 
     job.withoutProperty("hoodie.streamer.source.multi.hudi.tables").arguments();
     CapturedRun noTables = run("--props", props, "--target-base-path", tables.targetPath);
-    assertEquals(2, noTables.exitCode, noTables.output);
-    assertContains(noTables, "Cannot read multiple Hudi tables: hoodie.streamer.source.multi.hudi.tables is not set");
+    assertEquals(2, noTables.exitCode, noTables.toString());
+    assertTrue(noTables.errors.contains("Cannot read multiple Hudi tables: hoodie.streamer.source.multi.hudi.tables is "
+        + "not set"), noTables.errors);
 
     // The Streamer's --hoodie-conf overrides --props, a value with commas included.
     CapturedRun unknown = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
         "--target-base-path", tables.targetPath, "--checkpoint", "items=LATEST");
-    assertEquals(2, unknown.exitCode, unknown.output);
-    assertContains(unknown, "Cannot explain --checkpoint 'items=LATEST': table 'items' is not one of the configured "
-        + "tables [orders, users]");
+    assertEquals(2, unknown.exitCode, unknown.toString());
+    assertTrue(unknown.errors.contains("Cannot explain --checkpoint 'items=LATEST': table 'items' is not one of the "
+        + "configured tables [orders, users]"), unknown.errors);
 
     CapturedRun notATable = run("--props", props, "--hoodie-conf", "hoodie.streamer.source.multi.hudi.tables=orders,users",
         "--target-base-path", tables.targetPath);
-    assertEquals(1, notATable.exitCode, notATable.output);
+    assertEquals(1, notATable.exitCode, notATable.toString());
+    // What was explained before the failure is the output; the failure is the error.
     assertContains(notATable, "window: none, " + tables.ordersPath + " is not a Hudi table");
-    assertContains(notATable, "The batch would fail: Cannot read table 'orders': " + tables.ordersPath
-        + " is not a Hudi table");
+    String failure = "The batch would fail: Cannot read table 'orders': " + tables.ordersPath + " is not a Hudi table";
+    assertTrue(notATable.errors.startsWith(failure), notATable.errors);
+    assertFalse(notATable.output.contains("The batch would fail"), notATable.output);
+
+    CapturedRun notATableJson = run("--props", props, "--hoodie-conf",
+        "hoodie.streamer.source.multi.hudi.tables=orders,users", "--target-base-path", tables.targetPath, "--output",
+        "json");
+    assertEquals(1, notATableJson.exitCode, notATableJson.toString());
+    JsonNode json = JSON.readTree(notATableJson.output);
+    assertTrue(json.get("error").asText().startsWith(failure), json.toString());
+    assertFalse(json.get("tables").get(0).get("hudi_table").asBoolean());
+    assertTrue(json.get("tables").get(0).get("window").isNull());
+    assertTrue(notATableJson.errors.startsWith(failure), notATableJson.errors);
   }
 
   private static void assertContains(CapturedRun result, String expected) {
@@ -209,7 +310,13 @@ class TestExplainCli extends OrdersAndUsersPipeline {
     }
   }
 
+  private static List<String> strings(JsonNode array) {
+    List<String> values = new ArrayList<>();
+    array.forEach(value -> values.add(value.asText()));
+    return values;
+  }
+
   private static CapturedRun run(String... args) {
-    return CapturedRun.of(out -> ExplainCli.run(args, out, Clock.systemUTC(), SharedSpark.session()));
+    return CapturedRun.of((out, err) -> ExplainCli.run(args, out, err, Clock.systemUTC(), SharedSpark::session));
   }
 }

@@ -21,23 +21,33 @@ package org.apache.hudi.utilities.testutils;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.function.ToIntFunction;
+import java.util.function.ToIntBiFunction;
 
-/** What a command-line tool printed and its exit status, from a run in this JVM. */
+/** What a command-line tool printed, to its output and to its error stream, and its exit status, from a run in this JVM. */
 public final class CapturedRun {
 
   public final int exitCode;
   public final String output;
+  public final String errors;
 
-  private CapturedRun(int exitCode, String output) {
+  private CapturedRun(int exitCode, String output, String errors) {
     this.exitCode = exitCode;
     this.output = output;
+    this.errors = errors;
   }
 
-  /** Runs a tool that prints to the stream it is given and returns its exit status. */
-  public static CapturedRun of(ToIntFunction<PrintStream> tool) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int exitCode = tool.applyAsInt(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    return new CapturedRun(exitCode, bytes.toString(StandardCharsets.UTF_8));
+  /** Runs a tool that prints to the output and error streams it is given and returns its exit status. */
+  public static CapturedRun of(ToIntBiFunction<PrintStream, PrintStream> tool) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exitCode = tool.applyAsInt(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new CapturedRun(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Both streams, to show in a failed assertion. */
+  @Override
+  public String toString() {
+    return "exit status " + exitCode + "\n--- output:\n" + output + "\n--- errors:\n" + errors;
   }
 }
