@@ -28,6 +28,7 @@ import org.apache.hudi.utilities.freshness.HistoryTable;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.ReporterConfig;
+import org.apache.hudi.utilities.freshness.RetentionHeadroom;
 import org.apache.hudi.utilities.freshness.SourceFreshness;
 import org.apache.hudi.utilities.hudi014.FreshnessReporter;
 
@@ -113,14 +114,6 @@ public final class FreshnessReporterCli {
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, CommandLine.claimStdout(), System.err, Clock.systemUTC(), new Configuration()));
-  }
-
-  /**
-   * Runs the reporter as its command line asks, with what went wrong printed to {@link System#err}: the signature of
-   * the releases before {@code --output}, kept for the callers that pass the output stream alone.
-   */
-  public static int run(String[] args, PrintStream out, Clock clock, Configuration hadoopConf) throws Exception {
-    return run(args, out, System.err, clock, hadoopConf);
   }
 
   /**
@@ -212,6 +205,9 @@ public final class FreshnessReporterCli {
         sourceNode.put("position", source.position().orElse(null));
         sourceNode.put("lag_seconds", source.lag().map(CommandLine::seconds).orElse(null));
         sourceNode.put("pending", source.pending().isPresent() ? source.pending().getAsLong() : null);
+        sourceNode.put("retention_headroom_commits", source.headroom().map(RetentionHeadroom::commits).orElse(null));
+        sourceNode.put("retention_headroom_seconds",
+            source.headroom().map(headroom -> CommandLine.seconds(headroom.time())).orElse(null));
       }
     }
     return document;

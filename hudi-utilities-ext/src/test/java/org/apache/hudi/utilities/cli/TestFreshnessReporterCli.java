@@ -79,6 +79,9 @@ class TestFreshnessReporterCli extends OrdersAndUsersPipeline {
     assertTrue(orders.get("lag_seconds").isNumber(), orders.toString());
     assertEquals(0, orders.get("pending").asLong());
     assertTrue(orders.has("kind"), orders.toString());
+    // orders was never cleaned nor archived: its retention bounds no position.
+    assertTrue(orders.get("retention_headroom_commits").isNull(), orders.toString());
+    assertTrue(orders.get("retention_headroom_seconds").isNull(), orders.toString());
 
     CapturedRun badOutput = run("--config", config.toString(), "--output", "yaml");
     assertEquals(2, badOutput.exitCode, badOutput.toString());

@@ -88,7 +88,7 @@ class TestFreshnessChart {
 
     assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString(), "--chart", png.toString(),
         "--chart-width", "800", "--chart-height", "400"}, new PrintStream(printed, true, StandardCharsets.UTF_8),
-        Clock.systemUTC(), new Configuration()), printed.toString(StandardCharsets.UTF_8));
+        System.err, Clock.systemUTC(), new Configuration()), printed.toString(StandardCharsets.UTF_8));
 
     byte[] bytes = Files.readAllBytes(png);
     assertArrayEquals(PNG_SIGNATURE, Arrays.copyOf(bytes, PNG_SIGNATURE.length));

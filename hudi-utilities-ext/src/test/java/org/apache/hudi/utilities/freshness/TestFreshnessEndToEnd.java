@@ -166,7 +166,7 @@ class TestFreshnessEndToEnd {
         "      hoodie.streamer.source.hoodieincr.path: '" + orders + "'");
     Clock thirtyMinutesLater = Clock.fixed(visible.plus(Duration.ofMinutes(30)), ZoneOffset.UTC);
 
-    assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()}, output(), thirtyMinutesLater,
+    assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()}, output(), System.err, thirtyMinutesLater,
         hadoopConf()));
 
     Map<String, Double> stuck = new TreeMap<>();
@@ -184,14 +184,14 @@ class TestFreshnessEndToEnd {
     // Another writer commits to the target: the checkpoint is one commit deeper, the lag unchanged.
     HudiTables.upsert(target, "joined", "COPY_ON_WRITE", "order_id", JOINED,
         RowFactory.create("o9", "u1", 9.0, "alice", 9L));
-    assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()}, output(), thirtyMinutesLater,
+    assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()}, output(), System.err, thirtyMinutesLater,
         hadoopConf()));
     stuck.putAll(pipelineValues("orders_users", 1800.0, 0.5, 2));
     assertEquals(stuck, pushgateway.scrape("hudi_freshness_orders_users_"));
 
     // Searching one commit deep finds no checkpoint: no freshness value, the depth searched is reported.
     assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString(), "--max-commit-depth", "1"},
-        output(), thirtyMinutesLater, hadoopConf()));
+        output(), System.err, thirtyMinutesLater, hadoopConf()));
     JsonNode tooShallow = history(target).get(3);
     assertEquals(1, tooShallow.get("searchDepth").asInt());
     assertFalse(tooShallow.has("commit"));
@@ -202,7 +202,7 @@ class TestFreshnessEndToEnd {
     // A person reads the trend without a metrics stack.
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString(), "--history"},
-        new PrintStream(printed, true, StandardCharsets.UTF_8), thirtyMinutesLater, hadoopConf()));
+        new PrintStream(printed, true, StandardCharsets.UTF_8), System.err, thirtyMinutesLater, hadoopConf()));
     List<String> ordersRows = printed.toString(StandardCharsets.UTF_8).lines()
         .filter(line -> line.contains(" orders_users ") && line.contains(" orders ")).collect(Collectors.toList());
     assertEquals(4, ordersRows.size(), printed.toString(StandardCharsets.UTF_8));
@@ -324,7 +324,8 @@ class TestFreshnessEndToEnd {
       Clock twentyMinutesLater = Clock.fixed(Instant.ofEpochMilli(oldest).plus(Duration.ofMinutes(20)), ZoneOffset.UTC);
 
       assertEquals(0, FreshnessReporterCli.run(new String[] {"--config", config.toString()},
-          new PrintStream(reporterOutput, true, StandardCharsets.UTF_8), twentyMinutesLater, hadoopConf()));
+          new PrintStream(reporterOutput, true, StandardCharsets.UTF_8), System.err, twentyMinutesLater,
+          hadoopConf()));
 
       Map<String, Double> expected = new TreeMap<>(sourceValues("clicks", "clicks", 1200.0, 1200.0 / 3600,
           "offset_lag", 3));
