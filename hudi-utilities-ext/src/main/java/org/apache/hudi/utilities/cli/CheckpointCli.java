@@ -165,7 +165,7 @@ public final class CheckpointCli {
       row.put("missing_checkpoint_strategy", table.missingCheckpointStrategy().name());
       if (!position.isPresent() || !timeline.isPresent()) {
         out.printf("%-16s %-20s %s%n", table.name(), "<none>", timeline.isPresent()
-            ? "starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy()
+            ? "starts from its missing.checkpoint.strategy " + table.missingCheckpointStrategy()
             : "not a Hudi table: " + table.path());
         row.putNull("age_seconds");
         row.putNull("on_active_timeline");

@@ -270,7 +270,7 @@ public final class ExplainCli {
   private void printWindow(SourceTable table, BatchTimelines timelines, TableWindow planned, TableWindow window,
                            ObjectNode row) {
     out.printf("Table %s (%s): position %s%n", table.name(), table.path(), window.position().isPresent()
-        ? window.position().get() : "<none>, starts from its missing_checkpoint_strategy " + table.missingCheckpointStrategy().name());
+        ? window.position().get() : "<none>, starts from its missing.checkpoint.strategy " + table.missingCheckpointStrategy().name());
     row.put("table", table.name());
     row.put("path", table.path());
     row.put("position", window.position().orElse(null));
