@@ -367,8 +367,9 @@ public final class ViewBatch {
   /**
    * A grouped view keeping {@link AggregateState}: each group of the affected rows updated from the state the target
    * stores, by what its affected rows contribute as of the new state less what they did as of the old; deletes of the
-   * groups left without a row. Empty if the target's row of such a group holds no state (written before the view kept
-   * it): the groups are then recomputed.
+   * groups left without a row or failing HAVING. A group whose state the change cannot update (an extreme that may have
+   * left, a group HAVING kept out of the target) is recomputed from its rows. Empty if the target's row of such a group
+   * holds no state (written before the view kept it): the groups are then recomputed.
    *
    * @throws IllegalArgumentException if the target's state and the change disagree (a group would have fewer than no
    *                                  rows): the target was not written by this view's batches alone
@@ -380,12 +381,13 @@ public final class ViewBatch {
     Dataset<Row> change = state.change(affected.get(State.PREVIOUS), affected.get(State.CURRENT), groupColumns);
     Dataset<Row> updated = cached(state.updated(change, stored, groupColumns, view.groupOfKeyColumn()));
     Column rows = col(AggregateState.ROWS);
+    Column recompute = col(AggregateState.RECOMPUTE);
     Column unstated = col(AggregateState.STORED).and(col(AggregateState.STORED_ROWS).isNull());
     Column disagrees = rows.lt(0);
     for (String count : state.countColumns()) {
       disagrees = disagrees.or(rows.equalTo(0).and(col(quoted(count)).notEqual(0)));
     }
-    List<Row> wrong = updated.where(unstated.or(disagrees)).limit(1).collectAsList();
+    List<Row> wrong = updated.where(unstated.or(not(recompute).and(disagrees))).limit(1).collectAsList();
     if (!wrong.isEmpty() && wrong.get(0).<Boolean>getAs(AggregateState.STORED)
         && wrong.get(0).isNullAt(wrong.get(0).fieldIndex(AggregateState.STORED_ROWS))) {
       steps.add("the target's row of a changed group holds no aggregate state (written before the view kept it)");
@@ -398,12 +400,24 @@ public final class ViewBatch {
           + "rewrites every group and its state from the tables", wrong.get(0)));
     }
     Column[] written = state.writtenColumns().stream().map(column -> col(quoted(column))).toArray(Column[]::new);
-    Dataset<Row> current = withKeys(updated.where(rows.gt(0)).select(written));
+    Column inView = col(AggregateState.IN_VIEW);
+    Dataset<Row> current = withKeys(updated.where(not(recompute).and(inView)).select(written));
     steps.add("update the groups of those rows from the aggregate state the target stores: add what their rows as of "
         + "the new state contribute, take away what they contributed as of the old; delete the groups left without a "
-        + "row");
-    return Option.of(output(current, false).unionByName(deletes(updated.where(rows.leq(0)), current.schema(),
-        Function.identity())));
+        + "row" + (state.hasHaving() ? " or failing HAVING" : ""));
+    Dataset<Row> result = output(current, false).unionByName(deletes(updated.where(not(recompute).and(not(inView))),
+        current.schema(), Function.identity()));
+    if (!state.mayRecompute()) {
+      return Option.of(result);
+    }
+    Rows recomputed = rows(updated.where(recompute).select(groupColumns.stream().map(column -> col(column))
+        .toArray(Column[]::new)));
+    if (recomputed.isEmpty()) {
+      steps.add("no group to recompute from its rows");
+      return Option.of(result);
+    }
+    return Option.of(result.unionByName(regrouped(recomputed, "whose state the change cannot update ("
+        + state.recomputedWhen() + ")")));
   }
 
   /**
@@ -421,16 +435,23 @@ public final class ViewBatch {
 
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
   private Dataset<Row> regrouped(Map<State, Dataset<Row>> affected) {
+    Column[] groupColumns = Arrays.stream(affected.get(State.CURRENT).columns())
+        .filter(column -> column.startsWith(GROUP_PREFIX)).map(column -> col(column)).toArray(Column[]::new);
+    return regrouped(rows(affected.get(State.PREVIOUS).select(groupColumns)
+        .unionByName(affected.get(State.CURRENT).select(groupColumns)).distinct()), "of those rows");
+  }
+
+  /**
+   * Some groups recomputed from the new state, reading only their rows; deletes of those left without a row (or
+   * failing HAVING).
+   *
+   * @param groups the groups' values of the grouping expressions, in columns {@code GROUP_PREFIX + i}
+   */
+  private Dataset<Row> regrouped(Rows groups, String which) {
     LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
     LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
     List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
     int groupCount = groupingExpressions.size();
-    Column[] groupColumns = new Column[groupCount];
-    for (int i = 0; i < groupCount; i++) {
-      groupColumns[i] = col(GROUP_PREFIX + i);
-    }
-    Rows groups = rows(affected.get(State.PREVIOUS).select(groupColumns)
-        .unionByName(affected.get(State.CURRENT).select(groupColumns)).distinct());
     Dataset<Row> input = Dataset.ofRows(spark, grouping.children().head());
     Dataset<Row> restricted;
     if (groupCount == 1 && groups.values.isPresent()) {
@@ -454,8 +475,8 @@ public final class ViewBatch {
           asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
       current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
     }
-    steps.add(String.format("recompute the %s groups of those rows from the new state, reading only their rows; delete "
-        + "those without a row", groups.describe()));
+    steps.add(String.format("recompute the %s groups %s from the new state, reading only their rows; delete those "
+        + "without a row%s", groups.describe(), which, view.aggregateState().hasHaving() ? " or failing HAVING" : ""));
     Map<String, Integer> groupOfKey = view.groupOfKeyColumn();
     Function<String, String> groupColumn = key -> GROUP_PREFIX + groupOfKey.get(key);
     return output(current, false).unionByName(deletes(notIn(groups.dataset, current, view.targetKey(), groupColumn),

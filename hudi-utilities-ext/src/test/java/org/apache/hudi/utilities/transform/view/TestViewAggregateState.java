@@ -23,6 +23,7 @@ import org.apache.hudi.keygen.NonpartitionedKeyGenerator;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -30,11 +31,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
 import static org.apache.hudi.utilities.testutils.HudiTables.user;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,9 +45,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A grouped view keeping {@link AggregateState}: given orders and a view of COUNT, SUM and AVG per user, when the stock
  * Streamer syncs changes, then each changed group is updated from the state its target row stores, a group whose last
- * row goes is deleted, and a state that disagrees with the change fails the batch before anything is committed.
+ * row goes is deleted, and a state that disagrees with the change fails the batch before anything is committed. MIN and
+ * MAX, COUNT(DISTINCT) and HAVING keep their state too: the extremes, each distinct value's rows, the aggregates HAVING
+ * reads.
  */
 class TestViewAggregateState {
+
+  /** The hidden column of the SUM that HAVING reads and the view does not output (its third aggregate column). */
+  private static final String HIDDEN_SUM = AggregateState.PREFIX + "having_2";
 
   private static final String PER_USER = "SELECT user_id, count(*) AS n, sum(amount) AS total, avg(amount) AS mean "
       + "FROM <TABLE:orders> GROUP BY user_id";
@@ -69,6 +77,73 @@ class TestViewAggregateState {
   }
 
   @Test
+  void groupsCrossHavingBothWaysByTheAggregatesKeptForIt() throws Exception {
+    ViewJob view = new ViewJob(dir, "SELECT user_id, count(*) AS n FROM <TABLE:orders> GROUP BY user_id "
+        + "HAVING sum(amount) > 25", "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u2", 5, 1));
+    view.sync();
+    Column[] state = columns("user_id", "n", AggregateState.ROWS, HIDDEN_SUM, HIDDEN_SUM + "_count");
+    assertEquals(List.of("[u1,2,2,30.0,2]"), view.rows(view.target().select(state)),
+        "user, n; state: rows, the sum HAVING reads and its count; u2 (5) fails HAVING");
+
+    // u1 falls below the threshold, u2 (not in the target, so recomputed from its rows) rises above it.
+    view.orders(order("o1", "u1", 1, 2), order("o4", "u2", 30, 2));
+    view.sync();
+    assertEquals(List.of("[u2,2,2,35.0,2]"), view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+
+    view.orders(order("o4", "u2", 31, 3), order("o1", "u1", 30, 3));
+    view.sync();
+    assertEquals(List.of("[u1,2,2,50.0,2]", "[u2,2,2,36.0,2]"), view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
+  void anExtremeMovesWithTheChangeAndIsRecomputedWhenItsRowLeaves() throws Exception {
+    ViewJob view = new ViewJob(dir, "SELECT user_id, min(amount) AS low, max(amount) AS high, count(*) AS n "
+        + "FROM <TABLE:orders> GROUP BY user_id", "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u1", 30, 1), order("o9", "u2", 7, 1));
+    view.sync();
+    Column[] state = columns("user_id", "low", "high", "n", AggregateState.ROWS);
+    assertEquals(List.of("[u1,10.0,30.0,3,3]", "[u2,7.0,7.0,1,1]"), view.rows(view.target().select(state)));
+
+    // A new lowest value; the highest value's row lowered, so u1's maximum is recomputed.
+    view.orders(order("o4", "u1", 5, 2), order("o3", "u1", 25, 2));
+    view.sync();
+    assertEquals(List.of("[u1,5.0,25.0,4,4]", "[u2,7.0,7.0,1,1]"), view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+
+    view.deleteOrders(order("o4", "u1", 5, 3), order("o9", "u2", 7, 3));
+    view.sync();
+    assertEquals(List.of("[u1,10.0,25.0,3,3]"), view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
+  void countDistinctKeepsHowManyRowsHoldEachValue() throws Exception {
+    ViewJob view = new ViewJob(dir, "SELECT ts, count(DISTINCT user_id) AS buyers, count(*) AS n "
+        + "FROM <TABLE:orders> GROUP BY ts", "ts");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u2", 30, 1));
+    view.sync();
+    assertEquals(List.of("[1,2,3,u1:2 u2:1]"), multiplicities(view));
+
+    view.deleteOrders(order("o2", "u1", 20, 2));
+    view.orders(order("o3", "u2", 30, 2));
+    view.sync();
+    assertEquals(List.of("[1,1,1,u1:1]", "[2,1,1,u2:1]"), multiplicities(view));
+    view.assertTargetIsTheQuery();
+
+    view.deleteOrders(order("o1", "u1", 10, 3));
+    view.orders(order("o5", "u2", 1, 2), order("o6", "u3", 1, 2));
+    view.sync();
+    assertEquals(List.of("[2,2,3,u2:2 u3:1]"), multiplicities(view));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
   void storedStateThatDisagreesWithTheChangeFailsTheBatchBeforeAnyCommit() throws Exception {
     ViewJob view = new ViewJob(dir, PER_USER, "user_id");
     view.users(user("u1", "ann", 1));
@@ -83,6 +158,16 @@ class TestViewAggregateState {
     assertTrue(message.contains("the aggregate state the target stores for a group disagrees with the tables' change")
         && message.contains("Nothing was committed") && message.contains("strategy FULL"), message);
     assertEquals(lastCommit, HudiTables.lastCompletedInstant(view.target).get(), "the target took no commit");
+  }
+
+  /** ts, buyers, n and the buyers' multiplicities ("user:rows", by user) of the target's rows, as text, sorted. */
+  private static List<String> multiplicities(ViewJob view) {
+    return view.rows(view.target().select(col("ts"), col("buyers"), col("n"), expr("array_join(transform(array_sort("
+        + AggregateState.PREFIX + "buyers_values), e -> concat(e.key, ':', e.value)), ' ')")));
+  }
+
+  private static Column[] columns(String... names) {
+    return Arrays.stream(names).map(name -> col(name)).toArray(Column[]::new);
   }
 
   /** The target's rows with their state columns, as text, sorted. */
