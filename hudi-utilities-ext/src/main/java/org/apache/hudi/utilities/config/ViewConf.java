@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.config;
 
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.utilities.transform.view.ListLimit;
 import org.apache.hudi.utilities.transform.view.ViewCost;
 
 import java.util.Arrays;
@@ -41,12 +42,12 @@ public final class ViewConf {
       "auto.max.change.fraction.grouped", "auto.incremental.overhead.rows");
 
   private final ViewStrategy strategy;
-  private final int maxListedKeys;
+  private final ListLimit listLimit;
   private final ViewCost.Weights costWeights;
 
-  private ViewConf(ViewStrategy strategy, int maxListedKeys, ViewCost.Weights costWeights) {
+  private ViewConf(ViewStrategy strategy, ListLimit listLimit, ViewCost.Weights costWeights) {
     this.strategy = strategy;
-    this.maxListedKeys = maxListedKeys;
+    this.listLimit = listLimit;
     this.costWeights = costWeights;
   }
 
@@ -59,14 +60,14 @@ public final class ViewConf {
     checkKnownKeys(props, sqlFile);
     String cannot = "run the view of " + sqlFile;
     ViewStrategy strategy = ConfigValues.enumValue(props, HoodieViewConfig.STRATEGY, ViewStrategy.class, cannot);
-    int maxListedKeys = ConfigValues.positiveInt(props, HoodieViewConfig.MAX_LISTED_KEYS, cannot);
+    ListLimit listLimit = new ListLimit(ConfigValues.positiveInt(props, HoodieViewConfig.MAX_LISTED_KEYS, cannot));
     ViewCost.Weights weights = new ViewCost.Weights(
         weight(props, HoodieViewConfig.AUTO_COST_SCAN_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_OUTPUT_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_WRITE_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_REWRITE_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_INCREMENTAL_FIXED_MS, cannot));
-    return new ViewConf(strategy, maxListedKeys, weights);
+    return new ViewConf(strategy, listLimit, weights);
   }
 
   private static double weight(TypedProperties props, ConfigProperty<Double> property, String cannot) {
@@ -103,8 +104,9 @@ public final class ViewConf {
     return strategy;
   }
 
-  public int maxListedKeys() {
-    return maxListedKeys;
+  /** {@link HoodieViewConfig#MAX_LISTED_KEYS}: the batch lists by it, and strategy AUTO estimates by it. */
+  public ListLimit listLimit() {
+    return listLimit;
   }
 
   public ViewCost.Weights costWeights() {

@@ -52,7 +52,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,12 +165,14 @@ final class MultiTableView {
           sqlFile, HoodieViewConfig.STRATEGY.key(), strategy, definition.refusal().get(),
           HoodieViewConfig.STRATEGY.key(), ViewStrategy.AUTO));
     }
-    ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.maxListedKeys());
+    ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.listLimit());
+    List<ViewCost.TableChange> changes = readers.values().stream()
+        .map(reader -> reader.change().reachingIfListed(definition.joinedTo(reader.table()), viewConf.listLimit()))
+        .collect(Collectors.toList());
     // Before the Streamer's first commit the target's type is unknown: taken to be the Streamer's default.
-    ViewCost cost = ViewCost.estimate(readers.values().stream().map(reader -> reader.change().reaching(
-            reader.recordsWritten() <= viewConf.maxListedKeys() ? definition.joinedTo(reader.table())
-                : Collections.emptySet())).collect(Collectors.toList()), definition.isGrouped(), definition.keepsAggregateState(),
-        !target.isPresent() || target.get().rewritesFiles(), viewConf.costWeights());
+    boolean rewritesFiles = !target.isPresent() || target.get().rewritesFiles();
+    ViewCost cost = ViewCost.estimate(changes, definition.isGrouped(), definition.keepsAggregateState(), rewritesFiles,
+        viewConf.costWeights());
     boolean incremental;
     String reason;
     if (strategy == ViewStrategy.FULL) {

@@ -33,7 +33,7 @@ class TestViewConf {
     ViewConf conf = ViewConf.from(new TypedProperties(), "view.sql");
 
     assertEquals(ViewStrategy.AUTO, conf.strategy());
-    assertEquals(1000, conf.maxListedKeys());
+    assertEquals(1000, conf.listLimit().maxValues());
   }
 
   @Test

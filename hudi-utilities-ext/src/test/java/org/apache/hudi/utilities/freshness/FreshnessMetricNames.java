@@ -35,9 +35,10 @@ import java.util.regex.Pattern;
 
 /**
  * The metric names on both sides of the monitoring files: those {@link LabelledFreshnessMetrics} exports, as Prometheus
- * names them, and those a PromQL expression (or a Grafana variable query) selects.
+ * names them, and those a PromQL expression (or a Grafana variable query) selects. The exported names are also those
+ * the documentation must give (TestMetricNamesInDocs).
  */
-final class FreshnessMetricNames {
+public final class FreshnessMetricNames {
 
   /** Series Prometheus makes itself for every scrape target, not exported by anything of ours. */
   static final Set<String> PROMETHEUS_OWN = Set.of("up");
@@ -60,7 +61,7 @@ final class FreshnessMetricNames {
    * The names a measurement publishes, read from {@link LabelledFreshnessMetrics#collect()}: every snapshot's name,
    * counters with Prometheus' {@code _total}.
    */
-  static Set<String> exported() {
+  public static Set<String> exported() {
     Instant now = Instant.parse("2026-11-30T08:00:00Z");
     FreshnessPolicy policy = FreshnessPolicy.of(Duration.ofMinutes(60), Duration.ofDays(7));
     PipelineSpec pipeline = PipelineSpec.builder("joined", "/data/joined").policy(policy)

@@ -50,6 +50,7 @@ import java.util.stream.Collectors;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.collect_set;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 import static scala.collection.JavaConverters.asScalaBuffer;
@@ -80,7 +81,7 @@ public final class ViewBatch {
   private final SparkSession spark;
   private final ViewDefinition view;
   private final Map<String, TableState> tables;
-  private final int maxListedKeys;
+  private final ListLimit listLimit;
   private final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<String> steps = new ArrayList<>();
   private final Map<State, Map<String, Dataset<Row>>> changedRows = new EnumMap<>(State.class);
@@ -88,15 +89,15 @@ public final class ViewBatch {
   private final Map<String, Dataset<Row>> reachedRows = new HashMap<>();
 
   /**
-   * @param tables        every table of the view (others are left out), by name
-   * @param maxListedKeys most keys a restriction lists in an IN filter (pushed into the table's scan); more keys
-   *                      restrict by a semi-join
+   * @param tables    every table of the view (others are left out), by name
+   * @param listLimit how many keys a restriction lists in an IN filter (pushed into the table's scan); more keys
+   *                  restrict by a semi-join
    */
-  public ViewBatch(SparkSession spark, ViewDefinition view, Map<String, TableState> tables, int maxListedKeys) {
+  public ViewBatch(SparkSession spark, ViewDefinition view, Map<String, TableState> tables, ListLimit listLimit) {
     this.spark = spark;
     this.view = view;
     this.tables = tables;
-    this.maxListedKeys = maxListedKeys;
+    this.listLimit = listLimit;
   }
 
   /** The two states of the tables a batch reads. */
@@ -235,7 +236,7 @@ public final class ViewBatch {
   /**
    * For each changed table whose changed rows are few enough to list, the tables its pass needs only in part: those
    * the query joins to it by an equality of one of their columns to one of its (see {@link JoinEdges}), with the values
-   * its changed rows hold in that column at either state.
+   * its changed rows hold in that column at either state, where those are few enough to list too.
    */
   private Map<String, List<Reach>> reaches(Map<String, Rows> changedKeys) {
     Map<String, List<Reach>> reaches = new LinkedHashMap<>();
@@ -243,31 +244,50 @@ public final class ViewBatch {
       if (!changed.getValue().values.isPresent()) {
         continue;
       }
+      Dataset<Row> before = changedRows(changed.getKey(), changed.getValue(), State.PREVIOUS);
+      Dataset<Row> after = changedRows(changed.getKey(), changed.getValue(), State.CURRENT);
+      Map<String, JoinEdges.Edge> edges = new LinkedHashMap<>();
       for (String table : view.query().tables()) {
         Option<JoinEdges.Edge> edge = view.joinEdges().between(table, changed.getKey());
-        if (table.equals(changed.getKey()) || !edge.isPresent()) {
-          continue;
-        }
-        Column joined = col(quoted(edge.get().joinedColumn()));
-        Dataset<Row> before = changedRows(changed.getKey(), changed.getValue(), State.PREVIOUS);
-        Dataset<Row> after = changedRows(changed.getKey(), changed.getValue(), State.CURRENT);
-        if (!hasColumn(before, edge.get().joinedColumn()) || !hasColumn(tables.get(table).current(),
-            edge.get().column())) {
-          continue;
-        }
-        List<Object> values = before.select(joined).unionByName(after.select(joined)).where(joined.isNotNull())
-            .distinct().limit(maxListedKeys + 1).collectAsList().stream().map(row -> row.get(0))
-            .collect(Collectors.toList());
-        if (values.size() <= maxListedKeys) {
-          reaches.computeIfAbsent(changed.getKey(), any -> new ArrayList<>())
-              .add(new Reach(table, edge.get().column(), values));
-          steps.add(String.format("the changed rows of %s meet %s only where %s.%s is one of their %d values of %s: "
-              + "those rows of %s read once, as of the new state; as of the old state, derived from them",
-              changed.getKey(), table, table, edge.get().column(), values.size(), edge.get().joinedColumn(), table));
+        if (!table.equals(changed.getKey()) && edge.isPresent() && hasColumn(before, edge.get().joinedColumn())
+            && hasColumn(tables.get(table).current(), edge.get().column())) {
+          edges.put(table, edge.get());
         }
       }
+      if (edges.isEmpty()) {
+        continue;
+      }
+      Map<String, List<Object>> valuesOf = distinctValues(before, after, edges.values().stream()
+          .map(JoinEdges.Edge::joinedColumn).distinct().collect(Collectors.toList()));
+      edges.forEach((table, edge) -> {
+        List<Object> values = valuesOf.get(edge.joinedColumn());
+        if (listLimit.lists(values.size())) {
+          reaches.computeIfAbsent(changed.getKey(), any -> new ArrayList<>())
+              .add(new Reach(table, edge.column(), values));
+          steps.add(String.format("the changed rows of %s meet %s only where %s.%s is one of their %d values of %s: "
+              + "those rows of %s read once, as of the new state; as of the old state, derived from them",
+              changed.getKey(), table, table, edge.column(), values.size(), edge.joinedColumn(), table));
+        }
+      });
     }
     return reaches;
+  }
+
+  /**
+   * The distinct values other than null that rows of a changed table hold in each of some columns at either state, in
+   * one job for all the columns: a dimension joined to two tables is read once. The rows are those of listed keys, so
+   * the values are at most twice as many as the keys.
+   */
+  private static Map<String, List<Object>> distinctValues(Dataset<Row> before, Dataset<Row> after,
+                                                          List<String> columns) {
+    Column[] selected = columns.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
+    Column[] valueSets = columns.stream().map(column -> collect_set(col(quoted(column)))).toArray(Column[]::new);
+    Row sets = before.select(selected).unionByName(after.select(selected)).select(valueSets).first();
+    Map<String, List<Object>> valuesOf = new HashMap<>();
+    for (int i = 0; i < columns.size(); i++) {
+      valuesOf.put(columns.get(i), sets.getList(i));
+    }
+    return valuesOf;
   }
 
   /**
@@ -635,19 +655,19 @@ public final class ViewBatch {
   }
 
   /**
-   * Rows a batch uses several times: collected when at most maxListedKeys (then held as a local dataset), persisted
+   * Rows a batch uses several times: collected when few enough to list (then held as a local dataset), persisted
    * otherwise. Persisted before they are counted, so that rows found by a shuffle (a table's deleted keys compare two
    * key scans) are not found again when used.
    */
   private Rows rows(Dataset<Row> dataset) {
     Dataset<Row> stored = dataset.persist(StorageLevel.MEMORY_AND_DISK());
-    List<Row> first = stored.limit(maxListedKeys + 1).collectAsList();
-    if (first.size() <= maxListedKeys) {
+    Option<List<Row>> listed = listLimit.listed(stored);
+    if (listed.isPresent()) {
       stored.unpersist();
-      return new Rows(spark.createDataFrame(first, dataset.schema()), Option.of(first));
+      return new Rows(spark.createDataFrame(listed.get(), dataset.schema()), listed);
     }
     persisted.add(stored);
-    LOG.info("Persisted more than {} rows for the view's batch: {}", maxListedKeys, dataset.columns());
+    LOG.info("Persisted more than {} rows for the view's batch: {}", listLimit.maxValues(), dataset.columns());
     return new Rows(stored, Option.empty());
   }
 
@@ -665,7 +685,7 @@ public final class ViewBatch {
     }
 
     String describe() {
-      return values.map(list -> String.valueOf(list.size())).orElse("more than " + maxListedKeys);
+      return values.map(list -> String.valueOf(list.size())).orElse("more than " + listLimit.maxValues());
     }
   }
 

@@ -124,9 +124,28 @@ public final class ViewCost {
      * an equality, and its changed rows are few enough to list their values): read once for the batch, as of the new
      * state, instead of whole at both states.
      */
-    public TableChange reaching(Set<String> tables) {
+    TableChange reaching(Set<String> tables) {
       return new TableChange(table, rows, changedRecords, changedRowsFromImages, removedKeysScanned,
           Collections.unmodifiableSet(new HashSet<>(tables)));
+    }
+
+    /**
+     * This change reaching the tables joined to it (see {@link #reaching}) if its changed rows are few enough to list by
+     * the batch's rule, else reaching none.
+     *
+     * <p>The rule is the batch's ({@link ListLimit#lists}); what it counts differs, because AUTO decides before the
+     * batch runs. The batch counts the table's distinct changed keys, a Spark job over the delta (and, where the window
+     * may have removed records, over both states' keys) that only an incremental batch runs; here it counts the
+     * records the window's commits wrote (inserts, updates and deletes of their write stats), known from the commit
+     * metadata already read. The two agree for a window that wrote each key once. A key written by several commits of
+     * the window counts once per commit here, so the estimate may read a table whole where the batch lists; records a
+     * replace commit removed are in no write stat, so it may count fewer. Nor does it count the values the changed rows
+     * join by, which the batch lists by the same rule before it reaches a table.
+     *
+     * @param joined the tables the query joins to this one by an equality of their columns
+     */
+    public TableChange reachingIfListed(Set<String> joined, ListLimit listLimit) {
+      return reaching(listLimit.lists(changedRecords) ? joined : Collections.emptySet());
     }
 
     boolean changed() {

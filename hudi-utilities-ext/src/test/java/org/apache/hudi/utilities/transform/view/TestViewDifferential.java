@@ -150,7 +150,7 @@ class TestViewDifferential {
           assertFalse(view.refusal().isPresent(), viewCase + ": " + view.refusal());
         }
         boolean full = round > 0 && round % 3 == 0;
-        ViewBatch batch = new ViewBatch(spark, view, states, round % 2 == 0 ? 100 : 2);
+        ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(round % 2 == 0 ? 100 : 2));
         // A full recompute deletes against the target's rows in odd rounds, against the old state's result in even; an
         // incremental batch is given the target's rows (a grouped view's state) except every fourth round from the third.
         boolean withStored = round > 0 && (full ? round % 2 == 1 : round % 4 != 2);
