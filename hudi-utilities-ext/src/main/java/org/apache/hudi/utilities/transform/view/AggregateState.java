@@ -60,6 +60,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static org.apache.spark.sql.functions.array_sort;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_list;
@@ -93,7 +94,8 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  *   <li>{@code MIN(x)}, {@code MAX(x)}: the extreme itself. The change's new values can only lower a minimum; a group
  *       whose old rows held its minimum (the extreme may have left) is recomputed from its rows, and only such a group;</li>
  *   <li>{@code COUNT(DISTINCT x)} of a value that is neither floating-point nor composite: how many rows hold each
- *       distinct value (its multiplicity), as an array of (key, value) entries; the count is the number of entries;</li>
+ *       distinct value (its multiplicity), as an array of (key, value) entries sorted by key, so that equal states are
+ *       written alike whichever strategy wrote them; the count is the number of entries;</li>
  *   <li>HAVING: the aggregates it reads that the view does not output are kept as hidden columns too, and the condition
  *       is evaluated on the updated state, so a group can cross it both ways. A group the target does not hold may have
  *       failed HAVING with rows the change does not show: such a group is recomputed from its rows.</li>
@@ -396,8 +398,8 @@ final class AggregateState {
         Column value = new Column(output.argument);
         Dataset<Row> multiplicities = input.groupBy(append(groups, value.as(INPUT_PREFIX + "value"))).count()
             .groupBy(groupColumns.stream().map(column -> col(column)).toArray(Column[]::new))
-            .agg(collect_list(when(col(INPUT_PREFIX + "value").isNotNull(),
-                struct(col(INPUT_PREFIX + "value").as("key"), col("count").as("value")))).as(valuesColumn(output)));
+            .agg(array_sort(collect_list(when(col(INPUT_PREFIX + "value").isNotNull(),
+                struct(col(INPUT_PREFIX + "value").as("key"), col("count").as("value"))))).as(valuesColumn(output)));
         grouped = joinedByGroup(grouped, multiplicities, groupColumns);
       }
     }
@@ -547,7 +549,7 @@ final class AggregateState {
           String merged = String.format("map_filter(map_zip_with(coalesce(map_from_entries(%1$s), map_filter(%2$s, "
               + "(k, v) -> false)), %2$s, (k, a, b) -> coalesce(a, 0L) + coalesce(b, 0L)), (k, v) -> v > 0L)",
               quoted(STORED_PREFIX + valuesColumn(output)), quoted(DELTA_PREFIX + "values_" + j));
-          Column entries = expr("map_entries(" + merged + ")");
+          Column entries = expr("array_sort(map_entries(" + merged + "))");
           value = size(entries).cast(output.type);
           hidden.put(valuesColumn(output), entries);
         }
