@@ -111,12 +111,21 @@ final class RemovedKeys {
     if (wholeTable.isPresent()) {
       return wholeTable(table, before, after, keyColumns, wholeTable.get());
     }
+    return fromFileGroups(spark, table, timeline, scope, previous.get(), next, before, after, keyColumns,
+        recordsPerByte);
+  }
+
+  /** The removed keys of the scope's file groups, read at both positions; or of the whole table, where they cannot be. */
+  private static RemovedKeys fromFileGroups(SparkSession spark, String table, SourceTimeline timeline,
+                                            RemovedKeyScope scope, String previous, String next, Dataset<Row> before,
+                                            Dataset<Row> after, Column[] keyColumns, double recordsPerByte) {
+    HoodieTableMetaClient metaClient = timeline.metaClient();
     List<FileSlice> atStart;
     List<FileSlice> atEnd;
     HoodieTableFileSystemView view = new HoodieTableFileSystemView(metaClient,
         timeline.completedCommits().findInstantsBeforeOrEquals(next));
     try {
-      atStart = slices(view, scope.atStart(), previous.get());
+      atStart = slices(view, scope.atStart(), previous);
       atEnd = slices(view, scope.atEnd(), next);
     } finally {
       view.close();
@@ -143,19 +152,19 @@ final class RemovedKeys {
         return wholeTable(table, before, after, keyColumns, unnamable.get());
       }
       List<Dataset<Row>> reads = new ArrayList<>();
-      reads.add(mergedKeys(spark, atStart, previous.get(), keyColumns));
+      reads.add(mergedKeys(spark, atStart, previous, keyColumns));
       if (!atEnd.isEmpty()) {
         reads.add(mergedKeys(spark, atEnd, next, keyColumns));
       }
-      Option<String> replaced = replacedSince(reads, fileGroups, previous.get());
+      Option<String> replaced = replacedSince(reads, fileGroups, previous);
       if (replaced.isPresent()) {
         return wholeTable(table, before, after, keyColumns, replaced.get());
       }
       removed = reads.size() == 1 ? reads.get(0) : reads.get(0).except(reads.get(1));
     }
     LOG.info("Table {}: the keys its window ({}, {}] removed, from the {} file group(s) it deleted from: {} file "
-        + "slice(s) as of {}, {} as of {}", table, previous.get(), next, fileGroups.size(), atStart.size(),
-        previous.get(), atEnd.size(), next);
+        + "slice(s) as of {}, {} as of {}", table, previous, next, fileGroups.size(), atStart.size(), previous,
+        atEnd.size(), next);
     return new RemovedKeys(Option.of(removed), read);
   }
 
