@@ -66,6 +66,7 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * services that move records (clustering, compaction) or drop file groups (insert overwrite), when a view reads any
  * window of them, then its changed keys are exactly those the comparison of the whole table's keys at both ends gives
  * with the window's delta; and a window that deletes from one file group of several reads only that group.
+ * Where the groups cannot be read as the snapshot reads them, the keys are compared over the whole table.
  */
 class TestRemovedKeys {
 
@@ -129,6 +130,8 @@ class TestRemovedKeys {
     int windowsReadByFileGroups = 0;
     for (int start = 0; start < commits.size() - 1; start++) {
       for (int end = start + 1; end < commits.size(); end++) {
+        // Each commit alone, and every window from the first commit or to the last: clusterings and compactions in
+        // windows of every length, deletes before and after them.
         if (end != start + 1 && start != 0 && end != commits.size() - 1) {
           continue;
         }
