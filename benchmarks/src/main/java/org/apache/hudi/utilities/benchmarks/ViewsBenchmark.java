@@ -72,7 +72,8 @@ final class ViewsBenchmark implements Benchmark {
         + "dimensions, or fixed: 10 000 fact rows, 100 customers and 100 products at every size) views=all (or names, "
         + "'|'-separated) "
         + "target=COPY_ON_WRITE (or MERGE_ON_READ) buckets=0 (the targets' Bloom index; N: a bucket index of N buckets) "
-        + "fact=LATEST_STATE (or CDC: the fact keeps change data and is read as CDC deltas)";
+        + "fact=LATEST_STATE (or CDC: the fact keeps change data and is read as CDC deltas) deletes=spread (the fact "
+        + "rows deleted spread over all its ids, so over all its files; or recent: the newest ones, in its newest file)";
   }
 
   /** A view: its SQL over table placeholders and its target's record key. */
@@ -120,7 +121,7 @@ final class ViewsBenchmark implements Benchmark {
   public void run(List<String> args, PrintStream out) throws Exception {
     SizesAndOptions options = SizesAndOptions.parse(args, 100_000,
         Map.of("fractions", "0.0001,0.001,0.01,0.05,0.2", "views", "all", "target", "COPY_ON_WRITE", "buckets", "0",
-            "fact", "LATEST_STATE"));
+            "fact", "LATEST_STATE", "deletes", "spread"));
     SparkSession spark = LocalSpark.start("views-benchmark");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<View> chosen = new ArrayList<>();
@@ -137,7 +138,8 @@ final class ViewsBenchmark implements Benchmark {
     for (int facts : options.sizes()) {
       for (View view : chosen) {
         try (WorkDirectory dir = WorkDirectory.create("views-" + facts + "-" + view.name)) {
-          Star star = new Star(spark, jsc, dir, facts, options.option("fact").equalsIgnoreCase("CDC"));
+          Star star = new Star(spark, jsc, dir, facts, options.option("fact").equalsIgnoreCase("CDC"),
+              options.option("deletes").equalsIgnoreCase("recent"));
           String incrTarget = dir.tablePath("target-incremental");
           String fullTarget = dir.tablePath("target-full");
           String overwriteTarget = dir.tablePath("target-overwrite");
@@ -298,13 +300,20 @@ final class ViewsBenchmark implements Benchmark {
     private final Map<String, String> paths = new LinkedHashMap<>();
     private final Map<String, HudiTableWriter> writers = new LinkedHashMap<>();
     private final boolean changeData;
+    private final boolean recentDeletes;
     private int nextSale;
     private int round;
 
-    /** @param changeData whether the fact keeps change data, and batches read it as CDC deltas */
-    Star(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int facts, boolean changeData) {
+    /**
+     * @param changeData    whether the fact keeps change data, and batches read it as CDC deltas
+     * @param recentDeletes whether a change deletes the newest fact rows (in the fact's newest file) rather than rows
+     *                      spread over all its ids
+     */
+    Star(SparkSession spark, JavaSparkContext jsc, WorkDirectory dir, int facts, boolean changeData,
+         boolean recentDeletes) {
       this.spark = spark;
       this.changeData = changeData;
+      this.recentDeletes = recentDeletes;
       this.jsc = jsc;
       this.facts = facts;
       this.customers = Math.max(100, facts / 50);
@@ -359,10 +368,12 @@ final class ViewsBenchmark implements Benchmark {
       String picked = " WHERE id % " + step + " = " + (round % step);
       write("sales", salesSql(0, facts, round) + picked, WriteOperationType.UPSERT);
       long inserted = Math.max(1, changed / 10);
+      // Deleted: the newest sales before this change (as many as inserted), or one in every step * 10 ids.
+      String deleted = recentDeletes ? salesSql(nextSale - inserted, nextSale, round)
+          : salesSql(0, facts, round) + " WHERE id % " + (step * 10) + " = " + ((round + 1) % step);
       write("sales", salesSql(nextSale, nextSale + inserted, round), WriteOperationType.UPSERT);
       nextSale += inserted;
-      write("sales", salesSql(0, facts, round) + " WHERE id % " + (step * 10) + " = " + ((round + 1) % step),
-          WriteOperationType.DELETE);
+      write("sales", deleted, WriteOperationType.DELETE);
       long customerStep = Math.max(1, customers / Math.max(1, changedCustomers));
       long productStep = Math.max(1, products / Math.max(1, changedProducts));
       write("customers", "SELECT format_string('c%08d', id) AS customer_id, concat('renamed', id, '-', " + round

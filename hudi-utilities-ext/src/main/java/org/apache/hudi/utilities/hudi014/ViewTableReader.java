@@ -69,16 +69,16 @@ public final class ViewTableReader {
   private final TableState state;
   private final long recordsWritten;
   private final long estimatedRows;
-  private final boolean removedKeysScanned;
+  private final ViewCost.RemovedKeysRead removedKeysRead;
 
   private ViewTableReader(String table, List<String> recordKey, TableState state, long recordsWritten,
-                          long estimatedRows, boolean removedKeysScanned) {
+                          long estimatedRows, ViewCost.RemovedKeysRead removedKeysRead) {
     this.table = table;
     this.recordKey = recordKey;
     this.state = state;
     this.recordsWritten = recordsWritten;
     this.estimatedRows = estimatedRows;
-    this.removedKeysScanned = removedKeysScanned;
+    this.removedKeysRead = removedKeysRead;
   }
 
   /**
@@ -110,7 +110,7 @@ public final class ViewTableReader {
             .ifPresent(instant -> last.put(instant, timeline.commitMetadata(instant)));
       }
       return new ViewTableReader(table, recordKey, new TableState(before, after, Option.empty()), 0,
-          estimatedRows(before, last), false);
+          estimatedRows(before, last), ViewCost.RemovedKeysRead.none());
     }
     checkNoReadCommitRestored(table, timeline, previous, next.get());
     List<HoodieInstant> window = window(timeline, previous, next.get());
@@ -119,17 +119,19 @@ public final class ViewTableReader {
     window.forEach(instant -> metadata.put(instant, timeline.commitMetadata(instant)));
     Column[] keyColumns = recordKey.stream().map(column -> col(quoted(column))).toArray(Column[]::new);
     Dataset<Row> changedKeys;
-    boolean removedKeysScanned = false;
+    RemovedKeys removedKeys = RemovedKeys.none();
     if (format == DeltaFormat.CDC) {
       changedKeys = delta.select(recordKey.stream()
           .map(column -> coalesce(col("after." + quoted(column)), col("before." + quoted(column))).as(column))
           .toArray(Column[]::new));
     } else {
-      // Incremental reads return no deleted record: the keys only the previous state holds.
+      // Incremental reads return no deleted record: the keys only the previous state holds, read from the file groups
+      // the window deleted from.
       changedKeys = delta.select(keyColumns);
-      removedKeysScanned = mayRemoveRecords(metadata);
-      if (removedKeysScanned) {
-        changedKeys = changedKeys.unionByName(before.select(keyColumns).except(after.select(keyColumns)));
+      removedKeys = RemovedKeys.find(spark, table, timeline, metadata, previous, next.get(), before, after, recordKey,
+          recordsPerByte(metadata));
+      if (removedKeys.keys().isPresent()) {
+        changedKeys = changedKeys.unionByName(removedKeys.keys().get());
       }
     }
     if (mayHoldKeyTwice(timeline, metadata)) {
@@ -144,13 +146,13 @@ public final class ViewTableReader {
           ChangeDataReader.AFTER));
     }
     return new ViewTableReader(table, recordKey, state, recordsWritten, estimatedRows(after, metadata),
-        removedKeysScanned);
+        removedKeys.read());
   }
 
   /** The table's change as strategy AUTO's cost model counts it. */
   public ViewCost.TableChange change() {
     return new ViewCost.TableChange(table, estimatedRows, recordsWritten, state.changedRowsBefore().isPresent(),
-        removedKeysScanned);
+        removedKeysRead);
   }
 
   public String table() {
@@ -231,20 +233,6 @@ public final class ViewTableReader {
           + "index: remove the extra rows from the table, and write it with upsert (with hoodie.index.type="
           + "GLOBAL_SIMPLE or GLOBAL_BLOOM where rows change partition).", table, recordKey, position, repeated));
     }
-  }
-
-  /** Whether commits may have removed records: deletes counted in their write stats, or files replaced not by clustering. */
-  private static boolean mayRemoveRecords(Map<HoodieInstant, HoodieCommitMetadata> window) {
-    for (Map.Entry<HoodieInstant, HoodieCommitMetadata> commit : window.entrySet()) {
-      if (commit.getKey().getAction().equals(HoodieTimeline.REPLACE_COMMIT_ACTION)
-          && commit.getValue().getOperationType() != WriteOperationType.CLUSTER) {
-        return true;
-      }
-      if (commit.getValue().getWriteStats().stream().anyMatch(stat -> stat.getNumDeletes() > 0)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The rows of a state: its files' size times the records per byte of the commits' base files. */

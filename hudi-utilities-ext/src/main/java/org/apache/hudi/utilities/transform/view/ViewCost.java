@@ -38,9 +38,11 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  *   <li>an incremental batch runs a pass per changed table: that table's changed rows at both states (from a CDC
  *   delta's images, else by a read of the table restricted to its changed keys, a scan) joined with every other table
  *   whole at both states, except the tables it reaches (joined to it by an equality, its changed rows few enough to
- *   list), scanned once for the batch; a table read as its latest state whose window may have removed records has its keys scanned at
- *   both states; each changed row of a table produces about {@code largest rows / its rows} rows (the fact rows one
- *   dimension row joins); a grouped view that keeps no aggregate state reads its changed groups' rows, whole tables.
+ *   list), scanned once for the batch; a table read as its latest state whose window may have removed records has the
+ *   keys of the file groups its window deleted from read at both states, or its keys at both states where the window's
+ *   removals cannot be placed in file groups ({@link RemovedKeysRead}); each changed row of a table produces about
+ *   {@code largest rows / its rows} rows (the fact rows one dimension row joins); a grouped view that keeps no
+ *   aggregate state reads its changed groups' rows, whole tables.
  *   It writes the rows it produced (a grouped view: few), and on a COPY_ON_WRITE target rewrites the files they fall
  *   in, taken to be all of them.</li>
  * </ul>
@@ -89,33 +91,87 @@ public final class ViewCost {
     }
   }
 
+  /**
+   * How a batch finds the record keys a table's window removed (a latest-state read returns no deleted record), and
+   * how many rows that reads.
+   */
+  public static final class RemovedKeysRead {
+    private static final RemovedKeysRead NONE = new RemovedKeysRead(false, 0, 0);
+    private static final RemovedKeysRead WHOLE_TABLE = new RemovedKeysRead(true, 0, 0);
+
+    private final boolean wholeTable;
+    private final int fileGroups;
+    private final long rows;
+
+    private RemovedKeysRead(boolean wholeTable, int fileGroups, long rows) {
+      this.wholeTable = wholeTable;
+      this.fileGroups = fileGroups;
+      this.rows = rows;
+    }
+
+    /** Nothing is read: the window removed no record, or its delta names the removed keys (a CDC delta). */
+    public static RemovedKeysRead none() {
+      return NONE;
+    }
+
+    /** The table's keys are read at both states, and those only the previous state holds are the removed ones. */
+    public static RemovedKeysRead wholeTable() {
+      return WHOLE_TABLE;
+    }
+
+    /**
+     * The keys of the file groups the window deleted from are read at both states, and compared.
+     *
+     * @param fileGroups the file groups read
+     * @param rows       their rows, at both states together
+     */
+    public static RemovedKeysRead fromFileGroups(int fileGroups, long rows) {
+      checkArgument(fileGroups >= 0 && rows >= 0, "A read of removed keys counts file groups and rows, never negative");
+      return new RemovedKeysRead(false, fileGroups, rows);
+    }
+
+    /** The rows read, of a table of {@code tableRows} rows. */
+    long rows(long tableRows) {
+      return wholeTable ? 2 * tableRows : rows;
+    }
+
+    /** What is read, for the cost's text; empty if nothing is. */
+    String describe() {
+      if (wholeTable) {
+        return "removed keys from its keys at both states";
+      }
+      return this == NONE ? "" : String.format(Locale.ROOT, "removed keys from %d file group(s) at both states (~%d "
+          + "rows)", fileGroups, rows);
+    }
+  }
+
   /** One table of the view as a batch finds it. */
   public static final class TableChange {
     private final String table;
     private final long rows;
     private final long changedRecords;
     private final boolean changedRowsFromImages;
-    private final boolean removedKeysScanned;
+    private final RemovedKeysRead removedKeys;
     private final Set<String> reached;
 
     /**
      * @param rows                  the table's estimated rows
      * @param changedRecords        the records the batch's window wrote (inserted, updated, deleted)
      * @param changedRowsFromImages whether the changed rows come from a CDC delta's images, not from a read of the table
-     * @param removedKeysScanned    whether the removed keys are found by scanning the table's keys at both states
+     * @param removedKeys           how the keys the window removed are found
      */
     public TableChange(String table, long rows, long changedRecords, boolean changedRowsFromImages,
-                       boolean removedKeysScanned) {
-      this(table, rows, changedRecords, changedRowsFromImages, removedKeysScanned, Collections.emptySet());
+                       RemovedKeysRead removedKeys) {
+      this(table, rows, changedRecords, changedRowsFromImages, removedKeys, Collections.emptySet());
     }
 
     private TableChange(String table, long rows, long changedRecords, boolean changedRowsFromImages,
-                        boolean removedKeysScanned, Set<String> reached) {
+                        RemovedKeysRead removedKeys, Set<String> reached) {
       this.table = table;
       this.rows = Math.max(1, rows);
       this.changedRecords = changedRecords;
       this.changedRowsFromImages = changedRowsFromImages;
-      this.removedKeysScanned = removedKeysScanned;
+      this.removedKeys = removedKeys;
       this.reached = reached;
     }
 
@@ -125,7 +181,7 @@ public final class ViewCost {
      * state, instead of whole at both states.
      */
     TableChange reaching(Set<String> tables) {
-      return new TableChange(table, rows, changedRecords, changedRowsFromImages, removedKeysScanned,
+      return new TableChange(table, rows, changedRecords, changedRowsFromImages, removedKeys,
           Collections.unmodifiableSet(new HashSet<>(tables)));
     }
 
@@ -191,15 +247,15 @@ public final class ViewCost {
           reachedTables.add(other.table);
         }
       }
-      long keyRows = table.removedKeysScanned ? 2 * table.rows : 0;
+      long keyRows = table.removedKeys.rows(table.rows);
       long reached = (long) Math.min((double) table.changedRecords * largestRows / table.rows, 2.0 * largestRows);
       scanned += ownRows + otherRows + keyRows;
       changeFraction += (double) table.changedRecords / table.rows;
       produced += reached;
-      passes.add(String.format(Locale.ROOT, "%s: %d changed of ~%d rows, %s, produces ~%d rows", table.table,
+      String removed = table.removedKeys.describe();
+      passes.add(String.format(Locale.ROOT, "%s: %d changed of ~%d rows, %s%s, produces ~%d rows", table.table,
           table.changedRecords, table.rows, table.changedRowsFromImages ? "rows from the delta's images"
-              : table.removedKeysScanned ? "rows and removed keys read from both states" : "rows read from both states",
-          reached));
+              : "rows read from both states", removed.isEmpty() ? "" : ", " + removed, reached));
     }
     if (passes.isEmpty()) {
       return new ViewCost(0, fullMillis, 0, 0, String.format(Locale.ROOT,

@@ -39,11 +39,12 @@ class TestViewCost {
   private static final double EXACT = 1e-6;
 
   private static ViewCost.TableChange sales(long changed, boolean images) {
-    return new ViewCost.TableChange("sales", 1_000_000, changed, images, !images);
+    return new ViewCost.TableChange("sales", 1_000_000, changed, images,
+        images ? ViewCost.RemovedKeysRead.none() : ViewCost.RemovedKeysRead.wholeTable());
   }
 
   private static ViewCost.TableChange customers(long changed) {
-    return new ViewCost.TableChange("customers", 20_000, changed, false, false);
+    return new ViewCost.TableChange("customers", 20_000, changed, false, ViewCost.RemovedKeysRead.none());
   }
 
   /**
@@ -111,6 +112,25 @@ class TestViewCost {
     assertEquals(latest.fullMillis(), cdc.fullMillis(), EXACT);
   }
 
+  /**
+   * A window whose deletes fall in two file groups has those groups' keys read at both states (40 000 rows) instead of
+   * the table's (2 000 000), and the text says so.
+   */
+  @Test
+  void removedKeysFromTheFileGroupsDeletedFromAreChargedTheirRowsOnly() {
+    ViewCost wholeTable = ViewCost.estimate(Arrays.asList(sales(1200, false), customers(20)), false, false, true,
+        DEFAULTS);
+    ViewCost fileGroups = ViewCost.estimate(Arrays.asList(new ViewCost.TableChange("sales", 1_000_000, 1200, false,
+        ViewCost.RemovedKeysRead.fromFileGroups(2, 40_000)), customers(20)), false, false, true, DEFAULTS);
+
+    assertEquals(0.7 * (2_000_000 - 40_000) / 1000, wholeTable.incrementalMillis() - fileGroups.incrementalMillis(),
+        EXACT);
+    assertTrue(wholeTable.toString().contains("sales: 1200 changed of ~1000000 rows, rows read from both states, "
+        + "removed keys from its keys at both states, produces ~1200 rows"), wholeTable.toString());
+    assertTrue(fileGroups.toString().contains("sales: 1200 changed of ~1000000 rows, rows read from both states, "
+        + "removed keys from 2 file group(s) at both states (~40000 rows), produces ~1200 rows"), fileGroups.toString());
+  }
+
   /** A MERGE_ON_READ target appends upserts to logs: neither plan counts a rewrite of its files. */
   @Test
   void mergeOnReadTargetRewritesNoFiles() {
@@ -131,7 +151,7 @@ class TestViewCost {
   void groupedViewWithStateWinsOnceTheFullScanOutweighsTheFixedCost() {
     ViewCost million = ViewCost.estimate(Collections.singletonList(sales(1200, true)), true, true, true, DEFAULTS);
     ViewCost tenMillion = ViewCost.estimate(Collections.singletonList(new ViewCost.TableChange("sales", 10_000_000,
-        12_000, true, false)), true, true, true, DEFAULTS);
+        12_000, true, ViewCost.RemovedKeysRead.none())), true, true, true, DEFAULTS);
 
     assertEquals(700, million.fullMillis(), EXACT);
     assertEquals(1500 + 0.7 * 1200 / 1000 + 3.4 * 1200 / 1000, million.incrementalMillis(), EXACT);
@@ -153,7 +173,7 @@ class TestViewCost {
   @Test
   void producedRowsAreCappedAtTwiceTheLargestTable() {
     ViewCost cost = ViewCost.estimate(Arrays.asList(sales(0, false), new ViewCost.TableChange("regions", 20, 60,
-        false, false)), false, false, false, DEFAULTS);
+        false, ViewCost.RemovedKeysRead.none())), false, false, false, DEFAULTS);
 
     assertEquals(2_000_000, cost.producedRows());
   }
