@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.transform.view;
 
+import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
+
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -32,34 +34,60 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * A seeded workload for views: four tables with foreign keys (orders to users, payments to orders, users to countries),
- * the view queries over them (supported shapes, and shapes that must be refused), and change streams: inserts,
- * updates, deletes, foreign keys moved (also to rows that do not exist), dimension rows renamed and deleted, tables
- * idle for several batches.
+ * A seeded workload for views: six tables and the view queries over them (supported shapes, and shapes that must be
+ * refused), and change streams.
+ *
+ * <p>The tables: {@code orders} (1 000 rows, the fact) to {@code users} (150) to {@code countries} (a handful),
+ * {@code payments} (300) to orders; {@code offers} (60, a numeric key) sharing the non-unique column {@code sku} with
+ * orders (an N:M join); {@code stock} (about 70, a composite key of a numeric and a string column) that orders reach by
+ * {@code (warehouse, sku)} (N:1) or by {@code sku} alone (N:M). Values may be NULL: an order's amount, user (foreign
+ * key), sku and warehouse, a user's country, an offer's sku and discount, a stock's quantity.
+ *
+ * <p>The changes of a batch: inserts, updates and deletes of a few to a few dozen orders (so that a batch touches a
+ * small share of the groups of a view grouped by user, offer or sku), fewer of the other tables; foreign keys moved, to
+ * rows that do not exist and to NULL; dimension rows renamed and deleted; tables idle for several batches.
  */
 final class ViewWorkload {
 
   static final Map<String, StructType> SCHEMAS = new LinkedHashMap<>();
-  static final Map<String, String> KEYS = new LinkedHashMap<>();
+  /** Each table's record key columns. */
+  static final Map<String, List<String>> KEYS = new LinkedHashMap<>();
 
   static {
     SCHEMAS.put("orders", new StructType().add("order_id", DataTypes.StringType).add("user_id", DataTypes.StringType)
-        .add("amount", DataTypes.IntegerType).add("status", DataTypes.StringType).add("ts", DataTypes.LongType));
+        .add("amount", DataTypes.IntegerType).add("status", DataTypes.StringType).add("ts", DataTypes.LongType)
+        .add("sku", DataTypes.StringType).add("warehouse", DataTypes.IntegerType));
     SCHEMAS.put("users", new StructType().add("user_id", DataTypes.StringType).add("user_name", DataTypes.StringType)
         .add("country", DataTypes.StringType).add("ts", DataTypes.LongType));
     SCHEMAS.put("payments", new StructType().add("payment_id", DataTypes.StringType)
         .add("order_id", DataTypes.StringType).add("paid", DataTypes.IntegerType));
     SCHEMAS.put("countries", new StructType().add("code", DataTypes.StringType).add("region", DataTypes.StringType));
-    KEYS.put("orders", "order_id");
-    KEYS.put("users", "user_id");
-    KEYS.put("payments", "payment_id");
-    KEYS.put("countries", "code");
+    SCHEMAS.put("offers", new StructType().add("offer_id", DataTypes.IntegerType).add("sku", DataTypes.StringType)
+        .add("discount", DataTypes.IntegerType));
+    SCHEMAS.put("stock", new StructType().add("warehouse", DataTypes.IntegerType).add("sku", DataTypes.StringType)
+        .add("qty", DataTypes.IntegerType));
+    KEYS.put("orders", List.of("order_id"));
+    KEYS.put("users", List.of("user_id"));
+    KEYS.put("payments", List.of("payment_id"));
+    KEYS.put("countries", List.of("code"));
+    KEYS.put("offers", List.of("offer_id"));
+    KEYS.put("stock", List.of("warehouse", "sku"));
   }
 
+  private static final List<String> TABLE_NAMES = new ArrayList<>(SCHEMAS.keySet());
+  private static final int ORDERS = 1000;
+  private static final int USERS = 150;
+  private static final int PAYMENTS = 300;
+  private static final int OFFERS = 60;
+  private static final int STOCK = 80;
+  private static final int SKUS = 40;
+  private static final int WAREHOUSES = 3;
   private static final String[] STATUSES = {"open", "paid", "shipped"};
-  private static final String[] COUNTRIES = {"NL", "DE", "FR", "XX"};
+  /** Countries of users; XX is never a row of countries, PL only once inserted. */
+  private static final String[] COUNTRIES = {"NL", "DE", "FR", "BE", "IT", "ES", "PL", "XX"};
   private static final String[] REGIONS = {"west", "central", "south"};
 
   /** A view query over &lt;TABLE:name&gt; placeholders and the record key of its target. */
@@ -78,19 +106,26 @@ final class ViewWorkload {
     }
   }
 
-  /** The supported shapes, each with parameters that vary its filters: at least 30 queries. */
+  /**
+   * The supported shapes, each with parameters that vary its filters: at least 30 queries. A grouped view whose group
+   * could be NULL maps the NULL below its GROUP BY, filters it out, or groups by a second column that is never NULL.
+   */
   static List<ViewCase> supportedViews() {
     List<ViewCase> views = new ArrayList<>();
     String ordersUsers = "FROM <TABLE:orders> o JOIN <TABLE:users> u ON o.user_id = u.user_id";
-    for (int threshold : new int[] {0, 40, 80}) {
+    String ordersOffers = "FROM <TABLE:orders> o JOIN <TABLE:offers> f ON o.sku = f.sku";
+    for (int threshold : new int[] {0, 60}) {
+      // Threshold 0 keeps the orders without an amount: counted, and left out of SUM, AVG, MIN and MAX.
+      String amount = threshold == 0 ? "(o.amount IS NULL OR o.amount >= 0)" : "o.amount >= " + threshold;
       views.add(new ViewCase("SELECT o.order_id, o.amount, u.user_name, greatest(o.ts, u.ts) AS ts " + ordersUsers
-          + " WHERE o.amount >= " + threshold, "order_id"));
+          + " WHERE " + amount, "order_id"));
       views.add(new ViewCase("SELECT o.order_id, o.amount, u.user_name, u.country FROM <TABLE:orders> o "
-          + "LEFT JOIN <TABLE:users> u ON o.user_id = u.user_id WHERE o.amount >= " + threshold, "order_id"));
+          + "LEFT JOIN <TABLE:users> u ON o.user_id = u.user_id WHERE " + amount, "order_id"));
       views.add(new ViewCase("SELECT u.country, count(*) AS n, sum(o.amount) AS total, avg(o.amount) AS mean "
-          + ordersUsers + " WHERE o.amount >= " + threshold + " GROUP BY u.country", "country"));
+          + ordersUsers + " WHERE " + amount + " AND u.country IS NOT NULL GROUP BY u.country", "country"));
       views.add(new ViewCase("SELECT o.user_id, count(*) AS n, min(o.amount) AS low, max(o.amount) AS high "
-          + "FROM <TABLE:orders> o GROUP BY o.user_id HAVING sum(o.amount) > " + threshold, "user_id"));
+          + "FROM <TABLE:orders> o WHERE o.user_id IS NOT NULL GROUP BY o.user_id HAVING sum(o.amount) > " + threshold,
+          "user_id"));
     }
     for (String country : new String[] {"NL", "DE"}) {
       views.add(new ViewCase("SELECT o.order_id, o.status, u.user_name " + ordersUsers + " WHERE u.country = '"
@@ -114,12 +149,13 @@ final class ViewWorkload {
     views.add(new ViewCase("SELECT o.order_id, CASE WHEN o.amount > 50 THEN 'big' ELSE 'small' END AS size, "
         + "CAST(o.amount AS DOUBLE) / 2 AS half, upper(u.user_name) AS name, coalesce(u.country, '?') AS country "
         + ordersUsers, "order_id"));
-    views.add(new ViewCase("SELECT u.country, count(DISTINCT o.user_id) AS buyers, count(*) AS n " + ordersUsers
-        + " GROUP BY u.country", "country"));
+    views.add(new ViewCase("SELECT country, count(DISTINCT user_id) AS buyers, count(*) AS n FROM (SELECT "
+        + "coalesce(u.country, 'none') AS country, o.user_id " + ordersUsers + ") GROUP BY country", "country"));
     // A left outer join's null group mapped below the GROUP BY: Hudi writes no row whose record key is null.
     views.add(new ViewCase("SELECT country, count(order_id) AS n, sum(amount) AS total FROM (SELECT "
         + "coalesce(u.country, 'none') AS country, o.order_id, o.amount FROM <TABLE:orders> o "
         + "LEFT JOIN <TABLE:users> u ON o.user_id = u.user_id) GROUP BY country", "country"));
+    // Groups with a NULL country: the record key (country, status) is never wholly NULL.
     views.add(new ViewCase("SELECT u.country, o.status, count(*) AS n " + ordersUsers + " GROUP BY u.country, o.status",
         "country", "status"));
     views.add(new ViewCase("SELECT c.region, sum(o.amount) AS total, count(*) AS n " + ordersUsers
@@ -127,15 +163,46 @@ final class ViewWorkload {
     views.add(new ViewCase("SELECT o.status AS s, count(*) AS n, max(o.ts) AS last_ts FROM <TABLE:orders> o "
         + "GROUP BY o.status", "s"));
     views.add(new ViewCase("SELECT DISTINCT u.country, o.status " + ordersUsers, "country", "status"));
-    views.add(new ViewCase("SELECT DISTINCT user_id FROM <TABLE:orders> WHERE amount > 20", "user_id"));
+    views.add(new ViewCase("SELECT DISTINCT user_id FROM <TABLE:orders> WHERE amount > 20 AND user_id IS NOT NULL",
+        "user_id"));
     views.add(new ViewCase("SELECT 'order' AS kind, order_id AS id, amount AS value FROM <TABLE:orders> UNION ALL "
         + "SELECT 'payment' AS kind, payment_id AS id, paid AS value FROM <TABLE:payments>", "kind", "id"));
-    views.add(new ViewCase("SELECT buyer, sum(value) AS total, count(*) AS n FROM (SELECT user_id AS buyer, amount AS "
-        + "value FROM <TABLE:orders> UNION ALL SELECT o.user_id, p.paid FROM <TABLE:payments> p JOIN <TABLE:orders> o "
-        + "ON p.order_id = o.order_id) GROUP BY buyer", "buyer"));
+    views.add(new ViewCase("SELECT buyer, sum(value) AS total, count(*) AS n FROM (SELECT coalesce(user_id, 'nobody') "
+        + "AS buyer, amount AS value FROM <TABLE:orders> UNION ALL SELECT coalesce(o.user_id, 'nobody'), p.paid "
+        + "FROM <TABLE:payments> p JOIN <TABLE:orders> o ON p.order_id = o.order_id) GROUP BY buyer", "buyer"));
     views.add(new ViewCase("SELECT 'big' AS kind, o.order_id, u.user_name " + ordersUsers + " WHERE o.amount > 60 "
         + "UNION ALL SELECT 'paid', o.order_id, u.user_name " + ordersUsers + " WHERE o.status = 'paid'",
         "kind", "order_id"));
+    // N:M: orders and offers share the non-unique, nullable sku; a row is one order and one offer.
+    views.add(new ViewCase("SELECT o.order_id, f.offer_id, o.amount, f.discount " + ordersOffers,
+        "order_id", "offer_id"));
+    views.add(new ViewCase("SELECT o.order_id, f.offer_id, u.user_name, u.country " + ordersOffers
+        + " JOIN <TABLE:users> u ON o.user_id = u.user_id WHERE f.discount >= 20", "order_id", "offer_id"));
+    views.add(new ViewCase("SELECT p.payment_id, f.offer_id, p.paid, f.discount FROM <TABLE:payments> p "
+        + "JOIN <TABLE:orders> o ON p.order_id = o.order_id JOIN <TABLE:offers> f ON o.sku = f.sku",
+        "payment_id", "offer_id"));
+    views.add(new ViewCase("SELECT f.offer_id, count(*) AS n, sum(o.amount) AS total, min(o.amount) AS low, "
+        + "max(o.amount) AS high " + ordersOffers + " GROUP BY f.offer_id HAVING count(*) > 20", "offer_id"));
+    views.add(new ViewCase("SELECT u.country, f.offer_id, count(*) AS n, count(DISTINCT o.user_id) AS buyers, "
+        + "avg(o.amount) AS mean " + ordersOffers + " JOIN <TABLE:users> u ON o.user_id = u.user_id "
+        + "GROUP BY u.country, f.offer_id", "country", "offer_id"));
+    views.add(new ViewCase("SELECT DISTINCT f.discount, o.status " + ordersOffers, "discount", "status"));
+    views.add(new ViewCase("SELECT o.sku, o.status, count(*) AS n, avg(o.amount) AS mean, count(DISTINCT o.warehouse) "
+        + "AS warehouses FROM <TABLE:orders> o GROUP BY o.sku, o.status", "sku", "status"));
+    // stock's record key is (warehouse, sku): joined on both an N:1 join, on sku alone an N:M one.
+    views.add(new ViewCase("SELECT o.order_id, o.sku, s.qty FROM <TABLE:orders> o LEFT JOIN <TABLE:stock> s "
+        + "ON o.warehouse = s.warehouse AND o.sku = s.sku", "order_id"));
+    views.add(new ViewCase("SELECT o.order_id, s.warehouse, s.qty, u.user_name FROM <TABLE:orders> o "
+        + "JOIN <TABLE:stock> s ON o.warehouse = s.warehouse AND o.sku = s.sku JOIN <TABLE:users> u "
+        + "ON o.user_id = u.user_id WHERE s.qty > 5", "order_id"));
+    views.add(new ViewCase("SELECT o.order_id, s.warehouse, s.sku, s.qty FROM <TABLE:orders> o JOIN <TABLE:stock> s "
+        + "ON o.sku = s.sku WHERE o.amount < 30", "order_id", "warehouse", "sku"));
+    views.add(new ViewCase("SELECT s.warehouse, count(*) AS n, sum(s.qty) AS total, count(DISTINCT s.sku) AS skus "
+        + "FROM <TABLE:stock> s GROUP BY s.warehouse", "warehouse"));
+    views.add(new ViewCase("SELECT warehouse, count(*) AS n, sum(amount) AS total, max(amount) AS high FROM (SELECT "
+        + "coalesce(o.warehouse, 0) AS warehouse, o.amount FROM <TABLE:orders> o) GROUP BY warehouse", "warehouse"));
+    views.add(new ViewCase("SELECT 'stock' AS kind, s.warehouse AS n, s.sku, s.qty AS value FROM <TABLE:stock> s "
+        + "UNION ALL SELECT 'offer', f.offer_id, f.sku, f.discount FROM <TABLE:offers> f", "kind", "n", "sku"));
     return views;
   }
 
@@ -152,6 +219,10 @@ final class ViewWorkload {
     views.put("SELECT order_id, rand() AS r FROM <TABLE:orders>", "not deterministic");
     views.put("SELECT u.user_id, o.order_id FROM <TABLE:users> u LEFT JOIN <TABLE:orders> o ON u.user_id = o.user_id",
         "1:N left outer join");
+    views.put("SELECT o.order_id, f.offer_id FROM <TABLE:orders> o LEFT JOIN <TABLE:offers> f ON o.sku = f.sku",
+        "1:N left outer join");
+    views.put("SELECT o.order_id, s.qty FROM <TABLE:orders> o LEFT JOIN <TABLE:stock> s ON o.sku = s.sku",
+        "1:N left outer join");
     views.put("SELECT order_id FROM <TABLE:orders> WHERE user_id IN (SELECT user_id FROM <TABLE:users>)", "subquery");
     views.put("SELECT a.order_id, b.order_id AS other FROM <TABLE:orders> a JOIN <TABLE:orders> b "
         + "ON a.user_id = b.user_id", "self-join");
@@ -163,31 +234,29 @@ final class ViewWorkload {
   private final Random random;
   private final Map<String, TreeMap<String, Object[]>> tables = new LinkedHashMap<>();
   private int nextId;
+  private int nextOfferId = 1;
   private long ts;
 
   ViewWorkload(long seed) {
     this.random = new Random(seed);
     SCHEMAS.keySet().forEach(table -> tables.put(table, new TreeMap<>()));
-    for (String code : new String[] {"NL", "DE", "FR"}) {
+    for (String code : Arrays.copyOf(COUNTRIES, 6)) {
       tables.get("countries").put(code, new Object[] {code, REGIONS[random.nextInt(REGIONS.length)]});
     }
-    for (int i = 0; i < 6; i++) {
-      insertUser();
-    }
-    for (int i = 0; i < 12; i++) {
-      insertOrder();
-    }
-    for (int i = 0; i < 6; i++) {
-      insertPayment();
+    repeat(USERS, () -> insert("users"));
+    repeat(OFFERS, () -> insert("offers"));
+    repeat(STOCK, () -> insert("stock"));
+    repeat(ORDERS, () -> insert("orders"));
+    repeat(PAYMENTS, () -> insert("payments"));
+  }
+
+  private static void repeat(int times, Runnable action) {
+    for (int i = 0; i < times; i++) {
+      action.run();
     }
   }
 
-  /** The table's rows, by key. */
-  Map<String, Object[]> rows(String table) {
-    return tables.get(table);
-  }
-
-  /** A copy of every table's rows, by table and key. */
+  /** A copy of every table's rows, by table and the text of their key. */
   Map<String, Map<String, Object[]>> copy() {
     Map<String, Map<String, Object[]>> copy = new LinkedHashMap<>();
     tables.forEach((table, rows) -> {
@@ -202,16 +271,15 @@ final class ViewWorkload {
   List<String> change() {
     List<String> changed = new ArrayList<>();
     for (String table : SCHEMAS.keySet()) {
-      // Orders change most batches, the dimensions less often, countries rarely: tables idle for several batches.
-      double odds = table.equals("orders") ? 0.8 : table.equals("countries") ? 0.15 : 0.4;
+      // Orders change most batches, by a few to a few dozen rows; the others less often, countries rarely.
+      double odds = table.equals("orders") ? 0.9 : table.equals("countries") ? 0.15 : 0.45;
       if (random.nextDouble() >= odds) {
         continue;
       }
       changed.add(table);
-      int operations = 1 + random.nextInt(3);
-      for (int i = 0; i < operations; i++) {
-        changeOne(table);
-      }
+      int operations = table.equals("orders") ? 2 + random.nextInt(24) : 1 + random.nextInt(table.equals("countries")
+          ? 1 : 5);
+      repeat(operations, () -> changeOne(table));
     }
     return changed;
   }
@@ -222,74 +290,92 @@ final class ViewWorkload {
     if (rows.isEmpty() || kind < 3) {
       insert(table);
     } else if (kind < 8) {
-      Object[] row = pick(rows);
-      switch (table) {
-        case "orders":
-          if (random.nextBoolean()) {
-            row[1] = someUserId();             // moved to another user, maybe one that does not exist
-          } else {
-            row[2] = random.nextInt(100);
-            row[3] = STATUSES[random.nextInt(STATUSES.length)];
-          }
-          row[4] = ++ts;
-          break;
-        case "users":
-          if (random.nextBoolean()) {
-            row[1] = "name" + random.nextInt(50);   // renamed
-          } else {
-            row[2] = COUNTRIES[random.nextInt(COUNTRIES.length)];
-          }
-          row[3] = ++ts;
-          break;
-        case "payments":
-          row[1] = someOrderId();
-          row[2] = random.nextInt(100);
-          break;
-        default:
-          row[1] = REGIONS[random.nextInt(REGIONS.length)];
-      }
+      update(table, pick(rows));
     } else {
-      rows.remove(pick(rows)[0]);
+      rows.remove(key(table, pick(rows)));
+    }
+  }
+
+  private void update(String table, Object[] row) {
+    switch (table) {
+      case "orders":
+        switch (random.nextInt(4)) {
+          case 0:
+            row[1] = someUserId();             // moved to another user, one that does not exist, or none
+            break;
+          case 1:
+            row[2] = someAmount();
+            row[3] = STATUSES[random.nextInt(STATUSES.length)];
+            break;
+          case 2:
+            row[5] = someSku();
+            break;
+          default:
+            row[6] = someWarehouse();
+        }
+        row[4] = ++ts;
+        break;
+      case "users":
+        if (random.nextBoolean()) {
+          row[1] = "name" + random.nextInt(50);   // renamed
+        } else {
+          row[2] = someCountry();
+        }
+        row[3] = ++ts;
+        break;
+      case "payments":
+        row[1] = someOrderId();
+        row[2] = random.nextInt(100);
+        break;
+      case "offers":
+        if (random.nextBoolean()) {
+          row[1] = someSku();
+        } else {
+          row[2] = someDiscount();
+        }
+        break;
+      case "stock":
+        row[2] = someQuantity();
+        break;
+      default:
+        row[1] = REGIONS[random.nextInt(REGIONS.length)];
     }
   }
 
   private void insert(String table) {
+    Object[] row;
     switch (table) {
       case "orders":
-        insertOrder();
+        row = new Object[] {"o" + nextId++, someUserId(), someAmount(), STATUSES[random.nextInt(STATUSES.length)], ++ts,
+            someSku(), someWarehouse()};
         break;
       case "users":
-        insertUser();
+        row = new Object[] {"u" + nextId++, "name" + random.nextInt(50), someCountry(), ++ts};
         break;
       case "payments":
-        insertPayment();
+        row = new Object[] {"p" + nextId++, someOrderId(), random.nextInt(100)};
+        break;
+      case "offers":
+        row = new Object[] {nextOfferId++, someSku(), someDiscount()};
+        break;
+      case "stock":
+        // An existing (warehouse, sku) is overwritten: an update.
+        row = new Object[] {1 + random.nextInt(WAREHOUSES), "s" + random.nextInt(SKUS), someQuantity()};
         break;
       default:
         String code = COUNTRIES[random.nextInt(COUNTRIES.length)];
-        tables.get("countries").put(code, new Object[] {code, REGIONS[random.nextInt(REGIONS.length)]});
+        row = new Object[] {code, REGIONS[random.nextInt(REGIONS.length)]};
     }
-  }
-
-  private void insertUser() {
-    String id = "u" + nextId++;
-    tables.get("users").put(id, new Object[] {id, "name" + random.nextInt(50), COUNTRIES[random.nextInt(COUNTRIES.length)],
-        ++ts});
-  }
-
-  private void insertOrder() {
-    String id = "o" + nextId++;
-    tables.get("orders").put(id, new Object[] {id, someUserId(), random.nextInt(100),
-        STATUSES[random.nextInt(STATUSES.length)], ++ts});
-  }
-
-  private void insertPayment() {
-    String id = "p" + nextId++;
-    tables.get("payments").put(id, new Object[] {id, someOrderId(), random.nextInt(100)});
+    tables.get(table).put(key(table, row), row);
   }
 
   private String someUserId() {
     TreeMap<String, Object[]> users = tables.get("users");
-    return users.isEmpty() || random.nextInt(8) == 0 ? "u" + random.nextInt(nextId + 1) : (String) pick(users)[0];
+    int draw = random.nextInt(24);
+    if (draw == 0) {
+      return null;
+    }
+    return users.isEmpty() || draw < 4 ? "u" + random.nextInt(nextId + 1) : (String) pick(users)[0];
   }
 
   private String someOrderId() {
@@ -297,9 +383,69 @@ final class ViewWorkload {
     return orders.isEmpty() || random.nextInt(8) == 0 ? "o" + random.nextInt(nextId + 1) : (String) pick(orders)[0];
   }
 
+  private Integer someAmount() {
+    return random.nextInt(12) == 0 ? null : random.nextInt(100);
+  }
+
+  private String someSku() {
+    return random.nextInt(16) == 0 ? null : "s" + random.nextInt(SKUS);
+  }
+
+  private Integer someWarehouse() {
+    return random.nextInt(16) == 0 ? null : 1 + random.nextInt(WAREHOUSES);
+  }
+
+  private String someCountry() {
+    return random.nextInt(10) == 0 ? null : COUNTRIES[random.nextInt(COUNTRIES.length)];
+  }
+
+  private Integer someDiscount() {
+    return random.nextInt(8) == 0 ? null : 5 * random.nextInt(10);
+  }
+
+  private Integer someQuantity() {
+    return random.nextInt(10) == 0 ? null : random.nextInt(20);
+  }
+
   private Object[] pick(TreeMap<String, Object[]> rows) {
     List<Object[]> all = new ArrayList<>(rows.values());
     return all.get(random.nextInt(all.size()));
+  }
+
+  /** The text of a row's record key, by which the workload holds it. */
+  static String key(String table, Object[] row) {
+    return Arrays.stream(keyValues(table, row)).map(String::valueOf).collect(Collectors.joining("|"));
+  }
+
+  /** A row's record key: its values of the table's record key columns. */
+  static Row keyRow(String table, Object[] row) {
+    return RowFactory.create(keyValues(table, row));
+  }
+
+  /** The table's record key columns. */
+  static StructType keySchema(String table) {
+    StructType schema = new StructType();
+    for (String column : KEYS.get(table)) {
+      schema = schema.add(SCHEMAS.get(table).apply(column));
+    }
+    return schema;
+  }
+
+  private static Object[] keyValues(String table, Object[] row) {
+    StructType schema = SCHEMAS.get(table);
+    return KEYS.get(table).stream().map(column -> row[schema.fieldIndex(column)]).toArray();
+  }
+
+  /** A view's query, each &lt;TABLE:name&gt; bound to a temp view named after {@code name} and the table. */
+  static ViewQuery query(SparkSession spark, String sql, String name) {
+    Map<String, String> viewOfTable = new LinkedHashMap<>();
+    SourcePlaceholders placeholders = new SourcePlaceholders(TABLE_NAMES, TABLE_NAMES.size());
+    placeholders.referencesIn(sql).forEach(reference ->
+        viewOfTable.put(TABLE_NAMES.get(reference.index()), "view_diff_" + name + "_" + TABLE_NAMES.get(reference.index())));
+    Map<String, String> ordered = new LinkedHashMap<>();
+    TABLE_NAMES.stream().filter(viewOfTable::containsKey).forEach(table -> ordered.put(table, viewOfTable.get(table)));
+    return new ViewQuery(spark, placeholders.bind(sql, reference -> viewOfTable.get(TABLE_NAMES.get(reference.index()))),
+        ordered);
   }
 
   static Dataset<Row> dataset(SparkSession spark, String table, Map<String, Object[]> rows) {
