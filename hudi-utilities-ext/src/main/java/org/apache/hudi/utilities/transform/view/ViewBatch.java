@@ -448,9 +448,9 @@ public final class ViewBatch {
     if (!view.aggregateState().isKept()) {
       return Dataset.ofRows(spark, analyzed);
     }
-    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
-    return AggregateState.of(analyzed, grouping).aggregated(Dataset.ofRows(spark, grouping.children().head()),
-        ViewDefinition.groupingExpressions(grouping));
+    GroupingOperator grouping = view.groupingOf(analyzed).get();
+    return AggregateState.of(analyzed, grouping).aggregated(Dataset.ofRows(spark, grouping.input()),
+        grouping.groupingExpressions());
   }
 
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
@@ -469,10 +469,10 @@ public final class ViewBatch {
    */
   private Dataset<Row> regrouped(Rows groups, String which) {
     LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
-    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
-    List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
+    GroupingOperator grouping = view.groupingOf(analyzed).get();
+    List<Expression> groupingExpressions = grouping.groupingExpressions();
     int groupCount = groupingExpressions.size();
-    Dataset<Row> input = Dataset.ofRows(spark, grouping.children().head());
+    Dataset<Row> input = Dataset.ofRows(spark, grouping.input());
     Dataset<Row> restricted;
     if (groupCount == 1 && groups.values.isPresent()) {
       Column group = new Column(groupingExpressions.get(0));
@@ -491,7 +491,7 @@ public final class ViewBatch {
     if (view.aggregateState().isKept()) {
       current = withKeys(cached(AggregateState.of(analyzed, grouping).aggregated(restricted, groupingExpressions)));
     } else {
-      LogicalPlan recomputed = replace(analyzed, grouping, grouping.withNewChildren(
+      LogicalPlan recomputed = replace(analyzed, grouping.plan(), grouping.plan().withNewChildren(
           asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
       current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
     }
@@ -548,13 +548,13 @@ public final class ViewBatch {
   /** The query's join part at one binding of the tables, with lineage; a grouped view's rows as their groups. */
   private Core core(Map<String, Dataset<Row>> bound) {
     LogicalPlan analyzed = view.query().analyze(bound);
-    Option<LogicalPlan> grouping = ViewDefinition.groupingOf(analyzed);
-    LogicalPlan joined = grouping.map(plan -> plan.children().head()).orElse(analyzed);
+    Option<GroupingOperator> grouping = view.groupingOf(analyzed);
+    LogicalPlan joined = grouping.map(GroupingOperator::input).orElse(analyzed);
     LineagePlan lineage = LineagePlan.of(joined, view.keyOfView());
     LogicalPlan plan = lineage.plan();
     if (grouping.isPresent()) {
       List<NamedExpression> projected = new ArrayList<>();
-      List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping.get());
+      List<Expression> groupingExpressions = grouping.get().groupingExpressions();
       for (int i = 0; i < groupingExpressions.size(); i++) {
         projected.add((NamedExpression) new Column(groupingExpressions.get(i)).as(GROUP_PREFIX + i).expr());
       }
