@@ -37,10 +37,6 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.types.AtomicType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -170,34 +166,6 @@ final class AggregateState {
     this.outputIds = outputIds;
     this.having = having;
     this.notKeptBecause = notKeptBecause;
-  }
-
-  /**
-   * @param analyzed the view's analyzed query
-   * @param grouping its GROUP BY or DISTINCT
-   */
-  static AggregateState of(LogicalPlan analyzed, GroupingOperator grouping) {
-    LogicalPlan node = analyzed;
-    Option<List<ExprId>> chosen = Option.empty();
-    Option<Expression> having = Option.empty();
-    while (node != grouping.plan()) {
-      if (node instanceof Project && !chosen.isPresent() && !having.isPresent()) {
-        List<ExprId> ids = new ArrayList<>();
-        for (NamedExpression column : seqAsJavaList(((Project) node).projectList())) {
-          if (!(column instanceof AttributeReference)) {
-            return notKept("its column '" + column.name() + "' is computed over the GROUP BY");
-          }
-          ids.add(column.exprId());
-        }
-        chosen = Option.of(ids);
-      } else if (node instanceof Filter && !having.isPresent()) {
-        having = Option.of(((Filter) node).condition());
-      } else if (!(node instanceof SubqueryAlias)) {
-        return notKept("its GROUP BY is under " + node.nodeName() + ", which is neither HAVING nor a choice of columns");
-      }
-      node = node.children().head();
-    }
-    return grouping.aggregateState(chosen, having);
   }
 
   /** The state of a DISTINCT: its groups' rows, one group column per column (in the DISTINCT's order). */

@@ -24,7 +24,6 @@ import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A name given to a subquery ({@code SubqueryAlias} of anything but a table's temp view) or a view's plan ({@code View}):
@@ -56,7 +55,7 @@ final class AliasOperator extends ViewOperator {
   }
 
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
-    return below.apply(input);
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
+    return search.below(input);
   }
 }

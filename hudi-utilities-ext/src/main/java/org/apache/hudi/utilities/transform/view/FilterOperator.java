@@ -22,10 +22,8 @@ import org.apache.hudi.common.util.Option;
 
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 import java.util.Map;
-import java.util.function.Function;
 
 /** A WHERE, or above a GROUP BY its HAVING: some of its input's rows, as they are. */
 final class FilterOperator extends ViewOperator {
@@ -57,9 +55,10 @@ final class FilterOperator extends ViewOperator {
     return columns;
   }
 
-  /** A HAVING is above the view's grouping. */
+  /** Above the view's grouping, its HAVING. */
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
-    return below.apply(filter.child());
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
+    search.having(filter);
+    return search.below(filter.child());
   }
 }

@@ -28,8 +28,6 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * A GROUP BY ({@link AggregateOperator}) or DISTINCT ({@link DistinctOperator}): one row per group of its input's rows.
@@ -42,17 +40,6 @@ abstract class GroupingOperator extends ViewOperator {
 
   GroupingOperator(LogicalPlan grouping) {
     this.grouping = grouping;
-  }
-
-  /**
-   * The GROUP BY or DISTINCT of a view, if it has one: below its projections, HAVING and aliases.
-   *
-   * @param analyzed   the view's analyzed query
-   * @param tableViews the (lower-case) names of the temp views that hold the job's tables
-   */
-  static Option<GroupingOperator> ofView(LogicalPlan analyzed, Set<String> tableViews) {
-    Option<ViewOperator> operator = supported(analyzed, tableViews);
-    return operator.isPresent() ? operator.get().grouping(input -> ofView(input, tableViews)) : Option.empty();
   }
 
   LogicalPlan plan() {
@@ -93,7 +80,7 @@ abstract class GroupingOperator extends ViewOperator {
   }
 
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
     return Option.of(this);
   }
 }

@@ -29,7 +29,6 @@ import org.apache.spark.sql.catalyst.plans.Inner$;
 import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,7 +36,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import static scala.collection.JavaConverters.seqAsJavaList;
 
@@ -156,7 +154,7 @@ final class JoinOperator extends ViewOperator {
 
   /** A GROUP BY or DISTINCT below a join is not a view's last step (the key rule refuses it). */
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
     return Option.empty();
   }
 }

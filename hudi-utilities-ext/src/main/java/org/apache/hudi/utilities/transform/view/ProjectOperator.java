@@ -26,7 +26,6 @@ import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -39,7 +38,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static scala.collection.JavaConverters.asScalaBuffer;
@@ -108,10 +106,11 @@ final class ProjectOperator extends ViewOperator {
     return columns;
   }
 
-  /** A choice of the grouping's columns is above the view's grouping. */
+  /** Above the view's grouping, a choice and renaming of its columns. */
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
-    return below.apply(project.child());
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
+    search.projection(project);
+    return search.below(project.child());
   }
 
   /**

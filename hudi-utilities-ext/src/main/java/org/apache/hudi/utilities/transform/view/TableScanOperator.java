@@ -25,7 +25,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 
@@ -39,7 +38,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import static scala.collection.JavaConverters.asScalaBuffer;
 import static scala.collection.JavaConverters.seqAsJavaList;
@@ -108,7 +106,7 @@ final class TableScanOperator extends ViewOperator {
 
   /** A table is read as it is: whatever its temp view's plan holds is not the view's grouping. */
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
     return Option.empty();
   }
 }

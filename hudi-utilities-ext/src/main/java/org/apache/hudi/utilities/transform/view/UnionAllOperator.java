@@ -42,7 +42,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static scala.collection.JavaConverters.asScalaBuffer;
@@ -139,7 +138,7 @@ final class UnionAllOperator extends ViewOperator {
 
   /** A GROUP BY or DISTINCT in a branch is not a view's last step (the key rule refuses it). */
   @Override
-  Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below) {
+  Option<GroupingOperator> grouping(ViewGrouping.Search search) {
     return Option.empty();
   }
 

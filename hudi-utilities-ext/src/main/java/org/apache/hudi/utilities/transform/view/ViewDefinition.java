@@ -30,7 +30,6 @@ import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -118,7 +117,7 @@ public final class ViewDefinition {
       }
     }
     Set<String> tableViews = ViewOperator.byLowerCaseView(tableOfView).keySet();
-    Option<GroupingOperator> grouping = GroupingOperator.ofView(analyzed, tableViews);
+    Option<ViewGrouping> grouping = ViewGrouping.of(analyzed, tableViews);
     Map<String, Integer> groupOfKeyColumn = new HashMap<>();
     if (!shape.refusal().isPresent()) {
       if (!shape.isUniqueBy(targetKey)) {
@@ -141,19 +140,19 @@ public final class ViewDefinition {
       }
     }
     AggregateState aggregateState = grouping.isPresent() && !shape.refusal().isPresent()
-        ? AggregateState.of(analyzed, grouping.get())
+        ? grouping.get().aggregateState()
         : AggregateState.notKept(grouping.isPresent() ? "the view cannot be maintained incrementally" : "it has no GROUP BY");
     return new ViewDefinition(query, keyOfTable, targetKey, shape, columns, grouping.isPresent(), groupOfKeyColumn,
         aggregateState, shape.refusal().isPresent() ? JoinEdges.none() : JoinEdges.of(analyzed, tableOfView), tableViews);
   }
 
   /** The GROUP BY or DISTINCT of the view's query as analyzed over a binding of its tables, if it has one. */
-  Option<GroupingOperator> groupingOf(LogicalPlan analyzed) {
-    return GroupingOperator.ofView(analyzed, tableViews);
+  Option<ViewGrouping> groupingOf(LogicalPlan analyzed) {
+    return ViewGrouping.of(analyzed, tableViews);
   }
 
   /** Which grouping expression an output column of the view holds as it is, following renames above the grouping. */
-  private static Option<Integer> groupOf(LogicalPlan root, GroupingOperator grouping, String column) {
+  private static Option<Integer> groupOf(LogicalPlan root, ViewGrouping grouping, String column) {
     Option<Attribute> output = Option.fromJavaOptional(seqAsJavaList(root.output()).stream()
         .filter(attribute -> attribute.name().equalsIgnoreCase(column)).findFirst());
     if (!output.isPresent()) {
@@ -161,20 +160,16 @@ public final class ViewDefinition {
     }
     ExprId id = output.get().exprId();
     // Down to the grouping: a projection may rename the column.
-    LogicalPlan node = root;
-    while (node != grouping.plan()) {
-      if (node instanceof Project) {
-        for (NamedExpression expression : seqAsJavaList(((Project) node).projectList())) {
-          if (expression.exprId().equals(id) && expression instanceof Alias
-              && ((Alias) expression).child() instanceof AttributeReference) {
-            id = ((AttributeReference) ((Alias) expression).child()).exprId();
-          }
+    for (List<NamedExpression> projection : grouping.projections()) {
+      for (NamedExpression expression : projection) {
+        if (expression.exprId().equals(id) && expression instanceof Alias
+            && ((Alias) expression).child() instanceof AttributeReference) {
+          id = ((AttributeReference) ((Alias) expression).child()).exprId();
         }
       }
-      node = node.children().head();
     }
-    List<Expression> groupingExpressions = grouping.groupingExpressions();
-    for (NamedExpression named : grouping.outputExpressions()) {
+    List<Expression> groupingExpressions = grouping.operator().groupingExpressions();
+    for (NamedExpression named : grouping.operator().outputExpressions()) {
       if (!named.exprId().equals(id)) {
         continue;
       }

@@ -38,15 +38,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * One node of a view's analyzed plan with every rule a view has for it: its key rule (which output columns are unique,
  * {@link ViewShape}), its lineage rule (where each output row came from, {@link LineagePlan}), its join-edge rule (which
- * table columns it equates, {@link JoinEdges}) and where a view's GROUP BY or DISTINCT may be below it. The passes only
- * walk the plan and call the node's rule, so adding an operator is one class here, and {@link #supported} is the only
- * list of what views support: a node it does not know is refused by every pass, never passed through.
+ * table columns it equates, {@link JoinEdges}), and whether a view's GROUP BY or DISTINCT may be below it and what it
+ * makes of the grouped rows ({@link ViewGrouping}). The passes only walk the plan and call the node's rule, so adding an
+ * operator is one class here, and {@link #supported} is the only list of what views support: a node it does not know is
+ * refused by every pass, never passed through.
  */
 abstract class ViewOperator {
 
@@ -100,7 +100,7 @@ abstract class ViewOperator {
     return operator.get();
   }
 
-  /** The view names of a map by view name in lower case, as {@link #supported} compares them to the plan's aliases. */
+  /** A map by view name, the names in lower case: {@link #supported} compares them so to the plan's aliases. */
   static <V> Map<String, V> byLowerCaseView(Map<String, V> byView) {
     Map<String, V> lowerCase = new HashMap<>();
     byView.forEach((view, value) -> lowerCase.put(view.toLowerCase(Locale.ROOT), value));
@@ -118,11 +118,10 @@ abstract class ViewOperator {
 
   /**
    * The view's GROUP BY or DISTINCT at or below this node, where a grouped view may have one: under its projections,
-   * HAVING and aliases only. Empty for an operator a grouping is never the last step under.
-   *
-   * @param below the same question of an input node
+   * HAVING and aliases only, each telling the search what it makes of the grouped rows. Empty for an operator a
+   * grouping is never the last step under.
    */
-  abstract Option<GroupingOperator> grouping(Function<LogicalPlan, Option<GroupingOperator>> below);
+  abstract Option<GroupingOperator> grouping(ViewGrouping.Search search);
 
   static Set<ExprId> exprIds(List<? extends Expression> attributes) {
     return attributes.stream().map(attribute -> ((NamedExpression) attribute).exprId()).collect(Collectors.toSet());

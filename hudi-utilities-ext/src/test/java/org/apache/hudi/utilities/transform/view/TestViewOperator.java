@@ -95,7 +95,7 @@ class TestViewOperator {
   }
 
   @Test
-  void aGroupingBelowTheViewsLastStepCarriesNoLineage() {
+  void groupingBelowTheViewsLastStepCarriesNoLineage() {
     LogicalPlan analyzed = analyze("SELECT o.order_id, c.n FROM operator_orders o JOIN (SELECT user_id, count(*) AS n "
         + "FROM operator_orders GROUP BY user_id) c ON o.user_id = c.user_id");
 
@@ -117,15 +117,15 @@ class TestViewOperator {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("groupings")
-  void aViewsGroupingIsFoundOnlyUnderHavingProjectionsAndAliases(String sql, String grouping) {
-    Option<GroupingOperator> found = GroupingOperator.ofView(analyze(sql), TABLE_OF_VIEW.keySet());
+  void theGroupingIsFoundOnlyUnderHavingProjectionsAndAliases(String sql, String grouping) {
+    Option<ViewGrouping> found = ViewGrouping.of(analyze(sql), TABLE_OF_VIEW.keySet());
 
-    assertEquals(grouping, found.map(operator -> operator.plan().nodeName()).orElse(""), sql);
+    assertEquals(grouping, found.map(view -> view.operator().plan().nodeName()).orElse(""), sql);
   }
 
   @Test
   void theOperatorsAreTheOnlyListOfWhatViewsSupport() {
-    LogicalPlan sorted = analyze("SELECT order_id FROM operator_orders ORDER BY ts");
+    LogicalPlan sorted = analyze("SELECT order_id FROM operator_orders ORDER BY order_id");
 
     assertFalse(ViewOperator.supported(sorted, TABLE_OF_VIEW.keySet()).isPresent());
     ViewRefusal refusal = assertThrows(ViewRefusal.class, () -> ViewOperator.of(sorted, TABLE_OF_VIEW.keySet()));
