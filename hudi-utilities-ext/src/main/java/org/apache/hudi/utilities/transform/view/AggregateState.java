@@ -37,12 +37,6 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
-import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
-import org.apache.spark.sql.catalyst.plans.logical.Distinct;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.types.AtomicType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -174,46 +168,31 @@ final class AggregateState {
     this.notKeptBecause = notKeptBecause;
   }
 
+  /** The state of a DISTINCT: its groups' rows, one group column per column (in the DISTINCT's order). */
+  static AggregateState ofDistinct(List<Expression> groupingExpressions, Option<Expression> having) {
+    List<Output> outputs = new ArrayList<>();
+    List<ExprId> ids = new ArrayList<>();
+    for (int i = 0; i < groupingExpressions.size(); i++) {
+      NamedExpression column = (NamedExpression) groupingExpressions.get(i);
+      outputs.add(new Output(column.name(), true, Kind.GROUP, i, null, null, groupingExpressions.get(i).dataType()));
+      ids.add(column.exprId());
+    }
+    return new AggregateState(Collections.unmodifiableList(outputs), Collections.unmodifiableList(ids), having,
+        Option.empty());
+  }
+
   /**
-   * @param analyzed the view's analyzed query
-   * @param grouping its GROUP BY or DISTINCT
+   * The state of a GROUP BY; none if a column is neither a group column nor an aggregate kept here, or HAVING reads
+   * what the GROUP BY does not produce.
+   *
+   * @param aggregateExpressions the GROUP BY's output columns
+   * @param chosen               those the view outputs, in its order, if a projection chooses them
    */
-  static AggregateState of(LogicalPlan analyzed, LogicalPlan grouping) {
-    LogicalPlan node = analyzed;
-    Option<List<ExprId>> chosen = Option.empty();
-    Option<Expression> having = Option.empty();
-    while (node != grouping) {
-      if (node instanceof Project && !chosen.isPresent() && !having.isPresent()) {
-        List<ExprId> ids = new ArrayList<>();
-        for (NamedExpression column : seqAsJavaList(((Project) node).projectList())) {
-          if (!(column instanceof AttributeReference)) {
-            return notKept("its column '" + column.name() + "' is computed over the GROUP BY");
-          }
-          ids.add(column.exprId());
-        }
-        chosen = Option.of(ids);
-      } else if (node instanceof Filter && !having.isPresent()) {
-        having = Option.of(((Filter) node).condition());
-      } else if (!(node instanceof SubqueryAlias)) {
-        return notKept("its GROUP BY is under " + node.nodeName() + ", which is neither HAVING nor a choice of columns");
-      }
-      node = node.children().head();
-    }
-    List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
-    if (grouping instanceof Distinct) {
-      List<Output> outputs = new ArrayList<>();
-      List<ExprId> ids = new ArrayList<>();
-      for (int i = 0; i < groupingExpressions.size(); i++) {
-        NamedExpression column = (NamedExpression) groupingExpressions.get(i);
-        outputs.add(new Output(column.name(), true, Kind.GROUP, i, null, null, groupingExpressions.get(i).dataType()));
-        ids.add(column.exprId());
-      }
-      return new AggregateState(Collections.unmodifiableList(outputs), Collections.unmodifiableList(ids), having,
-          Option.empty());
-    }
+  static AggregateState ofAggregate(List<NamedExpression> aggregateExpressions, List<Expression> groupingExpressions,
+                                    Option<List<ExprId>> chosen, Option<Expression> having) {
     Map<ExprId, Output> outputOf = new HashMap<>();
     List<ExprId> produced = new ArrayList<>();
-    for (NamedExpression column : seqAsJavaList(((Aggregate) grouping).aggregateExpressions())) {
+    for (NamedExpression column : aggregateExpressions) {
       Expression value = column instanceof Alias ? ((Alias) column).child() : (Expression) column;
       Option<Output> output = output(column.name(), value, groupingExpressions);
       if (!output.isPresent()) {

@@ -21,19 +21,11 @@ package org.apache.hudi.utilities.transform.view;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.transform.sql.DeltaKeyJoins;
 
-import org.apache.spark.sql.catalyst.expressions.Alias;
-import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
-import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
-import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
@@ -46,11 +38,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
-import static scala.collection.JavaConverters.seqAsJavaList;
 
 /**
  * The equalities by which a view's query joins a column of one table to a column of another as the tables hold them:
@@ -59,11 +48,14 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * {@code a} has {@code a.x = b.y}: to recompute the rows made of some rows of {@code b}, {@code a} is needed only where
  * {@code x} is one of their {@code y}s. Tables the query reads twice (in two UNION ALL branches) have no equality here,
  * and neither do columns of a type whose equality an {@code IN} list may decide otherwise than the join (floating point).
+ *
+ * <p>Each operator's rule is in its {@link ViewOperator}; a plan holding an operator none knows is not walked (it fails):
+ * a view {@link ViewShape} refuses has {@link #none}.
  */
 final class JoinEdges {
 
   /** A column of a table as the query reads it. */
-  private static final class TableColumn {
+  static final class TableColumn {
     private final String table;
     private final String column;
     private final DataType type;
@@ -112,9 +104,7 @@ final class JoinEdges {
    * @param tableOfView the table each temp view holds, by view name
    */
   static JoinEdges of(LogicalPlan analyzed, Map<String, String> tableOfView) {
-    Map<String, String> tables = new HashMap<>();
-    tableOfView.forEach((view, table) -> tables.put(view.toLowerCase(Locale.ROOT), table));
-    Walk walk = new Walk(tables);
+    Walk walk = new Walk(ViewOperator.byLowerCaseView(tableOfView));
     walk.columns(analyzed);
     Map<String, Map<String, List<Edge>>> edges = new HashMap<>();
     for (TableColumn[] pair : walk.equalities) {
@@ -124,6 +114,11 @@ final class JoinEdges {
       }
     }
     return new JoinEdges(edges);
+  }
+
+  /** No equality: those of a view no batch maintains incrementally, which reads no table restricted by one. */
+  static JoinEdges none() {
+    return new JoinEdges(Collections.emptyMap());
   }
 
   private static void add(Map<String, Map<String, List<Edge>>> edges, TableColumn column, TableColumn joined) {
@@ -142,8 +137,17 @@ final class JoinEdges {
     return Collections.unmodifiableSet(edges.getOrDefault(table, Collections.emptyMap()).keySet());
   }
 
-  /** Walks a plan, returning per node the table columns its output passes on as they are. */
-  private static final class Walk {
+  /** Types whose values an IN list compares exactly as the join does. */
+  static boolean isListable(DataType type) {
+    return type instanceof StringType || type instanceof IntegralType || type instanceof DecimalType
+        || type instanceof DateType || type instanceof TimestampType || type instanceof BooleanType;
+  }
+
+  /**
+   * Walks a plan, returning per node the table columns its output passes on as they are: each node's rule is its
+   * {@link ViewOperator}'s; this keeps the tables' reads and the equalities met.
+   */
+  static final class Walk {
     private final Map<String, String> tableOfView;
     private final Map<String, Integer> reads = new HashMap<>();
     private final List<TableColumn[]> equalities = new ArrayList<>();
@@ -153,62 +157,18 @@ final class JoinEdges {
     }
 
     Map<ExprId, TableColumn> columns(LogicalPlan plan) {
-      if (plan instanceof SubqueryAlias) {
-        String view = ((SubqueryAlias) plan).identifier().name().toLowerCase(Locale.ROOT);
-        return tableOfView.containsKey(view) ? table(tableOfView.get(view), plan) : columns(((SubqueryAlias) plan).child());
-      }
-      if (plan instanceof View) {
-        return columns(((View) plan).child());
-      }
-      if (plan instanceof Filter) {
-        Map<ExprId, TableColumn> columns = columns(((Filter) plan).child());
-        equalities(((Filter) plan).condition(), columns, columns);
-        return columns;
-      }
-      if (plan instanceof Project) {
-        return project((Project) plan);
-      }
-      if (plan instanceof Join) {
-        Join join = (Join) plan;
-        Map<ExprId, TableColumn> left = columns(join.left());
-        Map<ExprId, TableColumn> right = columns(join.right());
-        if (join.condition().isDefined()) {
-          equalities(join.condition().get(), left, right);
-        }
-        Map<ExprId, TableColumn> columns = new HashMap<>(left);
-        columns.putAll(right);
-        return columns;
-      }
-      // A union's or a grouping's output is not any one table's column; equalities below it still count.
-      seqAsJavaList(plan.children()).forEach(this::columns);
-      return Collections.emptyMap();
+      return ViewOperator.of(plan, tableOfView.keySet()).tableColumns(this);
     }
 
-    private Map<ExprId, TableColumn> table(String table, LogicalPlan plan) {
+    /** Records a read of the table a temp view holds; returns the table. */
+    String read(String view) {
+      String table = tableOfView.get(view);
       reads.merge(table, 1, Integer::sum);
-      Map<ExprId, TableColumn> columns = new HashMap<>();
-      for (Attribute attribute : seqAsJavaList(plan.output())) {
-        if (isListable(attribute.dataType())) {
-          columns.put(attribute.exprId(), new TableColumn(table, attribute.name(), attribute.dataType()));
-        }
-      }
-      return columns;
-    }
-
-    private Map<ExprId, TableColumn> project(Project project) {
-      Map<ExprId, TableColumn> child = columns(project.child());
-      Map<ExprId, TableColumn> columns = new HashMap<>();
-      for (NamedExpression expression : seqAsJavaList(project.projectList())) {
-        Expression value = expression instanceof Alias ? ((Alias) expression).child() : (Expression) expression;
-        if (value instanceof AttributeReference && child.containsKey(((AttributeReference) value).exprId())) {
-          columns.put(expression.exprId(), child.get(((AttributeReference) value).exprId()));
-        }
-      }
-      return columns;
+      return table;
     }
 
     /** Records the conjuncts equating a column of {@code left} to a column of another table in {@code right}. */
-    private void equalities(Expression condition, Map<ExprId, TableColumn> left, Map<ExprId, TableColumn> right) {
+    void equalities(Expression condition, Map<ExprId, TableColumn> left, Map<ExprId, TableColumn> right) {
       for (Expression conjunct : DeltaKeyJoins.conjuncts(condition)) {
         if (!(conjunct instanceof EqualTo) || !(((EqualTo) conjunct).left() instanceof AttributeReference)
             || !(((EqualTo) conjunct).right() instanceof AttributeReference)) {
@@ -223,12 +183,6 @@ final class JoinEdges {
           equalities.add(new TableColumn[] {first, second});
         }
       }
-    }
-
-    /** Types whose values an IN list compares exactly as the join does. */
-    private static boolean isListable(DataType type) {
-      return type instanceof StringType || type instanceof IntegralType || type instanceof DecimalType
-          || type instanceof DateType || type instanceof TimestampType || type instanceof BooleanType;
     }
   }
 }

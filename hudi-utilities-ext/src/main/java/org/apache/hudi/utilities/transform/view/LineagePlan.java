@@ -20,24 +20,13 @@ package org.apache.hudi.utilities.transform.view;
 
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.ExprId;
-import org.apache.spark.sql.catalyst.expressions.Literal;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.plans.LeftOuter$;
-import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
-import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataType;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -58,6 +47,9 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * branches. A row of the result differs between two states of the tables only if it was made of a table row that
  * changed; for a row with a right side that appears or disappears, the row of the other state with the same identity
  * was.
+ *
+ * <p>Each operator's lineage rule is in its {@link ViewOperator}; a plan holding an operator none knows is not rewritten
+ * (it fails): {@link ViewShape} refuses such a view before any batch.
  */
 final class LineagePlan {
 
@@ -89,9 +81,7 @@ final class LineagePlan {
    * @param keyOfView the record key columns of the table each temp view holds, and the table's index, by view name
    */
   static LineagePlan of(LogicalPlan core, Map<String, TableKey> keyOfView) {
-    Map<String, TableKey> keys = new LinkedHashMap<>();
-    keyOfView.forEach((view, key) -> keys.put(view.toLowerCase(Locale.ROOT), key));
-    Rewrite rewrite = new Rewrite(keys);
+    Rewrite rewrite = new Rewrite(ViewOperator.byLowerCaseView(keyOfView));
     Rewritten rewritten = rewrite.rewrite(core);
     return new LineagePlan(rewritten.plan, Collections.unmodifiableList(new ArrayList<>(rewritten.identity)),
         rewrite.leftOuterJoins);
@@ -112,18 +102,28 @@ final class LineagePlan {
     return leftOuterJoins;
   }
 
-  private static List<Attribute> lineageOf(LogicalPlan plan) {
+  /** The lineage columns of a plan's output. */
+  static List<Attribute> lineageOf(LogicalPlan plan) {
     return seqAsJavaList(plan.output()).stream().filter(attribute -> isLineage(attribute.name()))
         .collect(Collectors.toList());
   }
 
-  private static final class Rewritten {
+  /** A node rewritten to carry lineage, and the lineage columns that identify one of its rows. */
+  static final class Rewritten {
     private final LogicalPlan plan;
     private final Set<String> identity;
 
     Rewritten(LogicalPlan plan, Set<String> identity) {
       this.plan = plan;
       this.identity = identity;
+    }
+
+    LogicalPlan plan() {
+      return plan;
+    }
+
+    Set<String> identity() {
+      return identity;
     }
   }
 
@@ -154,7 +154,8 @@ final class LineagePlan {
     }
   }
 
-  private static final class Rewrite {
+  /** One rewrite of a plan: each node's lineage rule is its {@link ViewOperator}'s; this keeps what it has met. */
+  static final class Rewrite {
     private final Map<String, TableKey> keyOfView;
     private boolean leftOuterJoins;
     private int unions;
@@ -163,71 +164,44 @@ final class LineagePlan {
       this.keyOfView = keyOfView;
     }
 
+    /** A node rewritten to carry lineage; an operator no rule knows fails, as its rows' lineage is unknown. */
     Rewritten rewrite(LogicalPlan plan) {
-      if (plan instanceof SubqueryAlias
-          && keyOfView.containsKey(((SubqueryAlias) plan).identifier().name().toLowerCase(Locale.ROOT))) {
-        TableKey key = keyOfView.get(((SubqueryAlias) plan).identifier().name().toLowerCase(Locale.ROOT));
-        Map<String, Attribute> columns = new LinkedHashMap<>();
-        seqAsJavaList(plan.output()).forEach(attribute -> columns.put(attribute.name().toLowerCase(Locale.ROOT), attribute));
-        List<NamedExpression> projected = new ArrayList<>(seqAsJavaList(plan.output()));
-        String name = keyColumn(key.index());
-        projected.add((NamedExpression) key.of(column -> new Column(columns.get(column.toLowerCase(Locale.ROOT)))).as(name).expr());
-        return new Rewritten(new Project(asScalaBuffer(projected).toSeq(), plan),
-            new LinkedHashSet<>(Collections.singletonList(name)));
-      }
-      if (plan instanceof Project) {
-        Project project = (Project) plan;
-        Rewritten child = rewrite(project.child());
-        List<NamedExpression> projected = new ArrayList<>(seqAsJavaList(project.projectList()));
-        Set<ExprId> present = projected.stream().map(NamedExpression::exprId).collect(Collectors.toSet());
-        lineageOf(child.plan).stream().filter(attribute -> !present.contains(attribute.exprId())).forEach(projected::add);
-        return new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child.plan), child.identity);
-      }
-      if (plan instanceof Union) {
-        return union((Union) plan);
-      }
+      return ViewOperator.of(plan, keyOfView.keySet()).lineage(this);
+    }
+
+    /** The record key of the table a temp view holds. */
+    TableKey keyOf(String view) {
+      return keyOfView.get(view);
+    }
+
+    /** Records a left outer join, whose rows' right side depends on the absence of matches. */
+    void leftOuterJoin() {
+      leftOuterJoins = true;
+    }
+
+    /** The column telling apart the branches of the next UNION ALL. */
+    String nextBranchColumn() {
+      return BRANCH_PREFIX + unions++;
+    }
+
+    /** A node's inputs, rewritten. */
+    List<Rewritten> inputs(LogicalPlan plan) {
       List<Rewritten> children = new ArrayList<>();
       seqAsJavaList(plan.children()).forEach(child -> children.add(rewrite(child)));
+      return children;
+    }
+
+    /** A node over its inputs rewritten, identified by all its inputs' lineage: a filter, an alias, an inner join. */
+    Rewritten overInputs(LogicalPlan plan) {
+      List<Rewritten> children = inputs(plan);
       Set<String> identity = new LinkedHashSet<>();
-      if (plan instanceof Join && ((Join) plan).joinType() == LeftOuter$.MODULE$) {
-        leftOuterJoins = true;
-        identity.addAll(children.get(0).identity);
-      } else {
-        children.forEach(child -> identity.addAll(child.identity));
-      }
+      children.forEach(child -> identity.addAll(child.identity));
       return new Rewritten(withChildren(plan, children), identity);
     }
+  }
 
-    /** Each branch outputs every branch's lineage columns (null where it lacks one) and its own branch number. */
-    private Rewritten union(Union union) {
-      List<Rewritten> children = new ArrayList<>();
-      seqAsJavaList(union.children()).forEach(child -> children.add(rewrite(child)));
-      Map<String, DataType> lineage = new LinkedHashMap<>();
-      Set<String> identity = new LinkedHashSet<>();
-      children.forEach(child -> {
-        lineageOf(child.plan).forEach(attribute -> lineage.putIfAbsent(attribute.name(), attribute.dataType()));
-        identity.addAll(child.identity);
-      });
-      String branch = BRANCH_PREFIX + unions++;
-      identity.add(branch);
-      List<Rewritten> branches = new ArrayList<>();
-      for (int i = 0; i < children.size(); i++) {
-        LogicalPlan child = children.get(i).plan;
-        Map<String, Attribute> own = new LinkedHashMap<>();
-        lineageOf(child).forEach(attribute -> own.put(attribute.name(), attribute));
-        List<NamedExpression> projected = new ArrayList<>();
-        seqAsJavaList(child.output()).stream().filter(attribute -> !isLineage(attribute.name())).forEach(projected::add);
-        lineage.forEach((name, type) -> projected.add(own.containsKey(name) ? own.get(name)
-            : (NamedExpression) new Column(Literal.create(null, type)).as(name).expr()));
-        projected.add((NamedExpression) functions.lit(i).as(branch).expr());
-        branches.add(new Rewritten(new Project(asScalaBuffer(projected).toSeq(), child), identity));
-      }
-      return new Rewritten(withChildren(union, branches), identity);
-    }
-
-    private static LogicalPlan withChildren(LogicalPlan plan, List<Rewritten> children) {
-      List<LogicalPlan> plans = children.stream().map(child -> child.plan).collect(Collectors.toList());
-      return plan.withNewChildren(asScalaBuffer(plans).toSeq());
-    }
+  static LogicalPlan withChildren(LogicalPlan plan, List<Rewritten> children) {
+    List<LogicalPlan> plans = children.stream().map(child -> child.plan).collect(Collectors.toList());
+    return plan.withNewChildren(asScalaBuffer(plans).toSeq());
   }
 }

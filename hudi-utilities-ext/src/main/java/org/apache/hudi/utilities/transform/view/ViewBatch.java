@@ -448,9 +448,9 @@ public final class ViewBatch {
     if (!view.aggregateState().isKept()) {
       return Dataset.ofRows(spark, analyzed);
     }
-    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
-    return AggregateState.of(analyzed, grouping).aggregated(Dataset.ofRows(spark, grouping.children().head()),
-        ViewDefinition.groupingExpressions(grouping));
+    ViewGrouping grouping = view.groupingOf(analyzed).get();
+    return grouping.aggregateState().aggregated(Dataset.ofRows(spark, grouping.operator().input()),
+        grouping.operator().groupingExpressions());
   }
 
   /** A grouped view: the groups of the affected rows, recomputed from the new state; deletes of those left empty. */
@@ -469,10 +469,10 @@ public final class ViewBatch {
    */
   private Dataset<Row> regrouped(Rows groups, String which) {
     LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
-    LogicalPlan grouping = ViewDefinition.groupingOf(analyzed).get();
-    List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping);
+    ViewGrouping grouping = view.groupingOf(analyzed).get();
+    List<Expression> groupingExpressions = grouping.operator().groupingExpressions();
     int groupCount = groupingExpressions.size();
-    Dataset<Row> input = Dataset.ofRows(spark, grouping.children().head());
+    Dataset<Row> input = Dataset.ofRows(spark, grouping.operator().input());
     Dataset<Row> restricted;
     if (groupCount == 1 && groups.values.isPresent()) {
       Column group = new Column(groupingExpressions.get(0));
@@ -489,9 +489,9 @@ public final class ViewBatch {
     }
     Dataset<Row> current;
     if (view.aggregateState().isKept()) {
-      current = withKeys(cached(AggregateState.of(analyzed, grouping).aggregated(restricted, groupingExpressions)));
+      current = withKeys(cached(grouping.aggregateState().aggregated(restricted, groupingExpressions)));
     } else {
-      LogicalPlan recomputed = replace(analyzed, grouping, grouping.withNewChildren(
+      LogicalPlan recomputed = replace(analyzed, grouping.operator().plan(), grouping.operator().plan().withNewChildren(
           asScalaBuffer(Collections.singletonList(restricted.queryExecution().analyzed())).toSeq()));
       current = withKeys(cached(Dataset.ofRows(spark, recomputed)));
     }
@@ -548,20 +548,20 @@ public final class ViewBatch {
   /** The query's join part at one binding of the tables, with lineage; a grouped view's rows as their groups. */
   private Core core(Map<String, Dataset<Row>> bound) {
     LogicalPlan analyzed = view.query().analyze(bound);
-    Option<LogicalPlan> grouping = ViewDefinition.groupingOf(analyzed);
-    LogicalPlan joined = grouping.map(plan -> plan.children().head()).orElse(analyzed);
+    Option<ViewGrouping> grouping = view.groupingOf(analyzed);
+    LogicalPlan joined = grouping.map(found -> found.operator().input()).orElse(analyzed);
     LineagePlan lineage = LineagePlan.of(joined, view.keyOfView());
     LogicalPlan plan = lineage.plan();
     if (grouping.isPresent()) {
       List<NamedExpression> projected = new ArrayList<>();
-      List<Expression> groupingExpressions = ViewDefinition.groupingExpressions(grouping.get());
+      List<Expression> groupingExpressions = grouping.get().operator().groupingExpressions();
       for (int i = 0; i < groupingExpressions.size(); i++) {
         projected.add((NamedExpression) new Column(groupingExpressions.get(i)).as(GROUP_PREFIX + i).expr());
       }
       seqAsJavaList(plan.output()).stream().filter(attribute -> LineagePlan.isLineage(attribute.name()))
           .forEach(projected::add);
       if (view.aggregateState().isKept()) {
-        projected.addAll(AggregateState.of(analyzed, grouping.get()).inputs());
+        projected.addAll(grouping.get().aggregateState().inputs());
       }
       plan = new Project(asScalaBuffer(projected).toSeq(), plan);
     }

@@ -29,14 +29,8 @@ import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
-import org.apache.spark.sql.catalyst.plans.logical.Distinct;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -74,10 +68,12 @@ public final class ViewDefinition {
   private final Map<String, Integer> groupOfKeyColumn;
   private final AggregateState aggregateState;
   private final JoinEdges joinEdges;
+  /** The (lower-case) names of the temp views holding the tables, by which a plan's reads of them are found. */
+  private final Set<String> tableViews;
 
   private ViewDefinition(ViewQuery query, Map<String, TableKey> keyOfTable, List<String> targetKey, ViewShape shape,
                          List<String> columns, boolean grouped, Map<String, Integer> groupOfKeyColumn,
-                         AggregateState aggregateState, JoinEdges joinEdges) {
+                         AggregateState aggregateState, JoinEdges joinEdges, Set<String> tableViews) {
     this.query = query;
     this.keyOfTable = keyOfTable;
     this.targetKey = targetKey;
@@ -87,6 +83,7 @@ public final class ViewDefinition {
     this.groupOfKeyColumn = groupOfKeyColumn;
     this.aggregateState = aggregateState;
     this.joinEdges = joinEdges;
+    this.tableViews = tableViews;
     Map<String, TableKey> keyOfView = new LinkedHashMap<>();
     query.viewOfTable().forEach((table, view) -> keyOfView.put(view, keyOfTable.get(table)));
     this.keyOfView = keyOfView;
@@ -119,7 +116,8 @@ public final class ViewDefinition {
             IS_DELETED, COMMIT_ORDER, AggregateState.PREFIX, LineagePlan.PREFIX));
       }
     }
-    Option<LogicalPlan> grouping = groupingOf(analyzed);
+    Set<String> tableViews = ViewOperator.byLowerCaseView(tableOfView).keySet();
+    Option<ViewGrouping> grouping = ViewGrouping.of(analyzed, tableViews);
     Map<String, Integer> groupOfKeyColumn = new HashMap<>();
     if (!shape.refusal().isPresent()) {
       if (!shape.isUniqueBy(targetKey)) {
@@ -142,34 +140,19 @@ public final class ViewDefinition {
       }
     }
     AggregateState aggregateState = grouping.isPresent() && !shape.refusal().isPresent()
-        ? AggregateState.of(analyzed, grouping.get())
+        ? grouping.get().aggregateState()
         : AggregateState.notKept(grouping.isPresent() ? "the view cannot be maintained incrementally" : "it has no GROUP BY");
     return new ViewDefinition(query, keyOfTable, targetKey, shape, columns, grouping.isPresent(), groupOfKeyColumn,
-        aggregateState, JoinEdges.of(analyzed, tableOfView));
+        aggregateState, shape.refusal().isPresent() ? JoinEdges.none() : JoinEdges.of(analyzed, tableOfView), tableViews);
   }
 
-  /**
-   * The GROUP BY ({@link Aggregate}) or {@link Distinct} of a view, if it has one: below its projections, HAVING and
-   * subquery aliases.
-   */
-  static Option<LogicalPlan> groupingOf(LogicalPlan plan) {
-    LogicalPlan node = plan;
-    while (node instanceof Project || node instanceof Filter || node instanceof SubqueryAlias) {
-      node = node.children().head();
-    }
-    return node instanceof Aggregate || node instanceof Distinct ? Option.of(node) : Option.empty();
-  }
-
-  /** The expressions a GROUP BY or DISTINCT groups its input rows by. */
-  static List<Expression> groupingExpressions(LogicalPlan grouping) {
-    if (grouping instanceof Aggregate) {
-      return seqAsJavaList(((Aggregate) grouping).groupingExpressions());
-    }
-    return new ArrayList<>(seqAsJavaList(grouping.children().head().output()));
+  /** The GROUP BY or DISTINCT of the view's query as analyzed over a binding of its tables, if it has one. */
+  Option<ViewGrouping> groupingOf(LogicalPlan analyzed) {
+    return ViewGrouping.of(analyzed, tableViews);
   }
 
   /** Which grouping expression an output column of the view holds as it is, following renames above the grouping. */
-  private static Option<Integer> groupOf(LogicalPlan root, LogicalPlan grouping, String column) {
+  private static Option<Integer> groupOf(LogicalPlan root, ViewGrouping grouping, String column) {
     Option<Attribute> output = Option.fromJavaOptional(seqAsJavaList(root.output()).stream()
         .filter(attribute -> attribute.name().equalsIgnoreCase(column)).findFirst());
     if (!output.isPresent()) {
@@ -177,25 +160,16 @@ public final class ViewDefinition {
     }
     ExprId id = output.get().exprId();
     // Down to the grouping: a projection may rename the column.
-    LogicalPlan node = root;
-    while (node != grouping) {
-      if (node instanceof Project) {
-        for (NamedExpression expression : seqAsJavaList(((Project) node).projectList())) {
-          if (expression.exprId().equals(id) && expression instanceof Alias
-              && ((Alias) expression).child() instanceof AttributeReference) {
-            id = ((AttributeReference) ((Alias) expression).child()).exprId();
-          }
+    for (List<NamedExpression> projection : grouping.projections()) {
+      for (NamedExpression expression : projection) {
+        if (expression.exprId().equals(id) && expression instanceof Alias
+            && ((Alias) expression).child() instanceof AttributeReference) {
+          id = ((AttributeReference) ((Alias) expression).child()).exprId();
         }
       }
-      node = node.children().head();
     }
-    List<Expression> groupingExpressions = groupingExpressions(grouping);
-    List<? extends Expression> produced = grouping instanceof Aggregate
-        ? seqAsJavaList(((Aggregate) grouping).aggregateExpressions()).stream().map(e -> (Expression) e)
-            .collect(Collectors.toList())
-        : groupingExpressions;
-    for (Expression expression : produced) {
-      NamedExpression named = (NamedExpression) expression;
+    List<Expression> groupingExpressions = grouping.operator().groupingExpressions();
+    for (NamedExpression named : grouping.operator().outputExpressions()) {
       if (!named.exprId().equals(id)) {
         continue;
       }
