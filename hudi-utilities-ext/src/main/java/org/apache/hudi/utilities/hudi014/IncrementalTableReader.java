@@ -43,6 +43,7 @@ import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper.MissingCheckpo
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.sources.multi.TableWindow;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
+import org.apache.hudi.utilities.transform.sql.EmptyRows;
 
 import org.apache.avro.Schema;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -112,7 +113,7 @@ final class IncrementalTableReader {
     this.hollowCommits = hollowCommits;
     this.changes = new ChangeDataReader(spark);
     this.droppedMetaColumns = droppedMetaColumns(jobProps);
-    this.fileScan = new WindowFileScan(jsc, spark, hollowCommits, droppedMetaColumns);
+    this.fileScan = new WindowFileScan(spark, hollowCommits, droppedMetaColumns);
   }
 
   /**
@@ -192,7 +193,7 @@ final class IncrementalTableReader {
       return new TableBatch(table.name(), changes.read(table, timeline, window, imageColumns), window.end(), false);
     }
     LOG.info("Table '{}': no changes after {}", table.name(), window.fromExclusive());
-    Dataset<Row> none = spark.createDataFrame(jsc.<Row>emptyRDD(), ChangeDataReader.deltaColumns(imageColumns));
+    Dataset<Row> none = EmptyRows.of(spark, ChangeDataReader.deltaColumns(imageColumns));
     return new TableBatch(table.name(), none,
         window.position().isPresent() ? Option.empty() : Option.of(window.fromExclusive()), false);
   }
@@ -300,10 +301,8 @@ final class IncrementalTableReader {
     if (!latest.isPresent()) {
       return skippedOrFail(table, noCompletedCommit(table));
     }
-    // An empty RDD rather than a provably empty relation, because Spark 3.4's optimizer can mis-bind columns of a
-    // union once it prunes a provably empty branch (SPARK-39887 family).
     return TableBatch.nothingNew(table.name(),
-        () -> spark.createDataFrame(jsc.<Row>emptyRDD(), columnsAt(table, timeline, latest.get())));
+        () -> EmptyRows.of(spark, columnsAt(table, timeline, latest.get())));
   }
 
   /**
@@ -332,7 +331,7 @@ final class IncrementalTableReader {
     }
     StructType read = new StructType(Arrays.stream(tableColumns.fields())
         .filter(field -> !droppedMetaColumns.contains(field.name())).toArray(StructField[]::new));
-    StructType columns = withPartitionFields(table, spark.createDataFrame(jsc.<Row>emptyRDD(), read)).schema();
+    StructType columns = withPartitionFields(table, EmptyRows.of(spark, read)).schema();
     caughtUpColumns.put(table.name(), Pair.of(latest, columns));
     return columns;
   }

@@ -30,8 +30,8 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.metadata.HoodieMetadataFileSystemView;
 import org.apache.hudi.metadata.HoodieTableMetadata;
 import org.apache.hudi.metadata.MetadataPartitionType;
+import org.apache.hudi.utilities.transform.sql.EmptyRows;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -121,8 +121,7 @@ public final class RecordIndexScan {
       LOG.info("Reading snapshot of {} at {} from the {} file group(s) that its record-level index places {} of the "
           + "{} keys in", table, instant, files.size(), locations.size(), keys.size());
       if (files.isEmpty()) {
-        return Option.of(spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-            snapshot.schema()));
+        return Option.of(EmptyRows.of(spark, snapshot.schema()));
       }
       return Option.of(ParquetFileScan.of(spark, files, snapshot.schema(), Option.empty())
           .filter(col(quoted(column)).isin(keys.toArray())));

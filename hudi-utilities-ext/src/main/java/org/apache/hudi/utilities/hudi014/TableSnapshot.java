@@ -27,8 +27,8 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.metadata.MetadataPartitionType;
 import org.apache.hudi.utilities.checkpoint.MultiTableCheckpoint;
 import org.apache.hudi.utilities.exception.HoodieTransformException;
+import org.apache.hudi.utilities.transform.sql.EmptyRows;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -61,8 +61,7 @@ public final class TableSnapshot {
   public static Dataset<Row> asOf(SparkSession spark, String table, String path, Option<String> position, Dataset<Row> rowsRead) {
     StructType rowColumns = ChangeDataReader.imageColumns(rowsRead.schema()).orElse(rowsRead.schema());
     if (!isState(position)) {
-      // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
-      return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(), rowColumns);
+      return EmptyRows.of(spark, rowColumns);
     }
     Dataset<Row> state;
     try {

@@ -26,8 +26,8 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.utilities.transform.sql.EmptyRows;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -61,7 +61,6 @@ import static org.apache.spark.sql.functions.col;
  */
 final class WindowFileScan {
 
-  private final JavaSparkContext jsc;
   private final SparkSession spark;
   private final HollowCommitHandling hollowCommits;
   private final Set<String> droppedMetaColumns;
@@ -69,9 +68,7 @@ final class WindowFileScan {
   /**
    * @param droppedMetaColumns the meta columns the stock source drops from what it reads
    */
-  WindowFileScan(JavaSparkContext jsc, SparkSession spark, HollowCommitHandling hollowCommits,
-                 Set<String> droppedMetaColumns) {
-    this.jsc = jsc;
+  WindowFileScan(SparkSession spark, HollowCommitHandling hollowCommits, Set<String> droppedMetaColumns) {
     this.spark = spark;
     this.hollowCommits = hollowCommits;
     this.droppedMetaColumns = droppedMetaColumns;
@@ -143,7 +140,7 @@ final class WindowFileScan {
     String end = window.get(window.size() - 1).getTimestamp();
     Dataset<Row> scan;
     try {
-      scan = files.paths().isEmpty() ? spark.createDataFrame(jsc.<Row>emptyRDD(), columns.get())
+      scan = files.paths().isEmpty() ? EmptyRows.of(spark, columns.get())
           : ParquetFileScan.of(spark, files.paths(), columns.get(), files.windowBytes());
     } catch (Exception e) {
       // Spark checks that every path exists when the files are named; the stock read then fails or falls back to a

@@ -20,7 +20,6 @@ package org.apache.hudi.utilities.transform.sql;
 
 import org.apache.hudi.common.util.Option;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -121,9 +120,7 @@ public final class SnapshotKeyFilter {
     if (keys.values.isPresent()) {
       LOG.info("Reading snapshot of {} for the delta's {} distinct keys", join, keys.values.get().size());
       if (keys.values.get().isEmpty()) {
-        // Not a provably empty relation: Spark 3.4 can mis-bind union columns after pruning one (see the source reader).
-        return Option.of(spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-            snapshot.schema()));
+        return Option.of(EmptyRows.of(spark, snapshot.schema()));
       }
       Option<Dataset<Row>> indexed = index.rowsWithKeys(snapshotField.get().name(), keys.values.get());
       return indexed.isPresent() ? indexed : Option.of(snapshot.filter(snapshotKey.isin(keys.values.get().toArray())));

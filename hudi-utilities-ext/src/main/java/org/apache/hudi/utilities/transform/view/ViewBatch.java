@@ -19,9 +19,9 @@
 package org.apache.hudi.utilities.transform.view;
 
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.transform.sql.EmptyRows;
 import org.apache.hudi.utilities.transform.view.LineagePlan.TableKey;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -629,8 +629,7 @@ public final class ViewBatch {
 
   private Dataset<Row> emptyRows() {
     Dataset<Row> result = result(view.query().analyze(tablesAt(State.CURRENT)));
-    return spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).<Row>emptyRDD(),
-        result.schema());
+    return EmptyRows.of(spark, result.schema());
   }
 
   /** A plan with one node replaced. */
