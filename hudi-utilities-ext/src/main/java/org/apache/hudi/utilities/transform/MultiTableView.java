@@ -72,6 +72,10 @@ final class MultiTableView {
   private static final Logger LOG = LoggerFactory.getLogger(MultiTableView.class);
 
   private ViewDefinition definition;
+  /** The settings, parsed once from the properties they were parsed from (again only if the job's properties change). */
+  private TypedProperties settingsFrom;
+  private ViewConf viewConf;
+  private MultiTableReadConf readConf;
   private String definedSql;
   private Map<String, StructType> definedSchemas;
   private List<Dataset<Row>> persisted = new ArrayList<>();
@@ -128,21 +132,15 @@ final class MultiTableView {
     CarrierManifest manifest = batch.manifest().orElseThrow(() -> new HoodieTransformPlanException(String.format(
         "Cannot run SQL file %s as a view: a view needs the positions of a HoodieIncrMultiSource batch, and these "
             + "datasets did not come from one", sqlFile)));
-    ViewConf viewConf;
-    try {
-      viewConf = ViewConf.from(properties, sqlFile);
-    } catch (IllegalArgumentException e) {
-      throw new HoodieTransformPlanException(e.getMessage() + ". Nothing was committed.", e);
-    }
+    parseSettings(properties, sqlFile);
     persisted.forEach(Dataset::unpersist);
     persisted = new ArrayList<>();
     String sql = statements.get(0);
-    MultiTableReadConf conf = MultiTableReadConf.from(properties);
     List<String> tables = manifest.tables();
     Map<String, ViewTableReader> readers = new LinkedHashMap<>();
     for (Reference reference : placeholders.referencesIn(sql)) {
       String table = tables.get(reference.index());
-      SourceTable source = conf.table(table).get();
+      SourceTable source = readConf.table(table).get();
       readers.computeIfAbsent(table, name -> ViewTableReader.read(spark, name, source.path(), source.deltaFormat(),
           manifest.previousPosition(name), manifest.nextPosition(name), delta(batch, reference.index(), source)));
     }
@@ -202,6 +200,19 @@ final class MultiTableView {
     LOG.info("View of {} over {}: {}; steps: {}", sqlFile, definition.query().tables(), decision, viewBatch.steps());
     manifest.target().ifPresent(path -> ViewMetrics.publish(path, properties, decision.incremental(), cost));
     return rows;
+  }
+
+  private void parseSettings(TypedProperties properties, String sqlFile) {
+    if (properties.equals(settingsFrom)) {
+      return;
+    }
+    try {
+      viewConf = ViewConf.from(properties, sqlFile);
+    } catch (IllegalArgumentException e) {
+      throw new HoodieTransformPlanException(e.getMessage() + ". Nothing was committed.", e);
+    }
+    readConf = MultiTableReadConf.from(properties);
+    settingsFrom = new TypedProperties(properties);
   }
 
   /**
