@@ -30,7 +30,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -223,13 +222,8 @@ class TestViewDifferential {
   private static Option<Dataset<Row>> changedKeys(SparkSession spark, String table, Map<String, Object[]> before,
                                           Map<String, Object[]> after) {
     List<Row> changed = new ArrayList<>();
-    before.forEach((key, row) -> {
-      if (!after.containsKey(key) || !Arrays.equals(row, after.get(key))) {
-        changed.add(ViewWorkload.keyRow(table, row));
-      }
-    });
-    after.entrySet().stream().filter(row -> !before.containsKey(row.getKey()))
-        .forEach(row -> changed.add(ViewWorkload.keyRow(table, row.getValue())));
+    ViewWorkload.upserted(before, after).values().forEach(row -> changed.add(ViewWorkload.keyRow(table, row)));
+    ViewWorkload.deleted(before, after).values().forEach(row -> changed.add(ViewWorkload.keyRow(table, row)));
     return changed.isEmpty() ? Option.empty() : Option.of(spark.createDataFrame(changed, ViewWorkload.keySchema(table)));
   }
 

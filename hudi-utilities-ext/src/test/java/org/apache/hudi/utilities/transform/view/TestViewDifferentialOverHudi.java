@@ -44,7 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -291,18 +290,8 @@ class TestViewDifferentialOverHudi {
   private Set<String> write(String table, Map<String, Object[]> after) {
     Map<String, Object[]> before = written.get(table);
     String path = paths.get(table);
-    Map<String, Object[]> upserts = new TreeMap<>();
-    after.forEach((key, row) -> {
-      if (!before.containsKey(key) || !Arrays.equals(before.get(key), row)) {
-        upserts.put(key, row);
-      }
-    });
-    Map<String, Object[]> deletes = new TreeMap<>();
-    before.forEach((key, row) -> {
-      if (!after.containsKey(key)) {
-        deletes.put(key, row);
-      }
-    });
+    Map<String, Object[]> upserts = ViewWorkload.upserted(before, after);
+    Map<String, Object[]> deletes = ViewWorkload.deleted(before, after);
     if (!upserts.isEmpty()) {
       save(ViewWorkload.dataset(spark, table, upserts), table, path, "upsert");
     }

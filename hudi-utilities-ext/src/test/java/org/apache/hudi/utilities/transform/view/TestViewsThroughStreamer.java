@@ -253,18 +253,8 @@ class TestViewsThroughStreamer {
   /** Writes a table's changes: the rows inserted or updated, then deletes of the keys gone (none on the first write). */
   private static void write(SparkSession spark, String table, String path, Map<String, Object[]> before,
                             Map<String, Object[]> after, boolean columnAdded) {
-    Map<String, Object[]> upserts = new TreeMap<>();
-    after.forEach((key, row) -> {
-      if (!before.containsKey(key) || !Arrays.equals(before.get(key), row)) {
-        upserts.put(key, row);
-      }
-    });
-    Map<String, Object[]> deletes = new TreeMap<>();
-    before.forEach((key, row) -> {
-      if (!after.containsKey(key)) {
-        deletes.put(key, row);
-      }
-    });
+    Map<String, Object[]> upserts = ViewWorkload.upserted(before, after);
+    Map<String, Object[]> deletes = ViewWorkload.deleted(before, after);
     String key = String.join(",", ViewWorkload.KEYS.get(table));
     boolean mergeOnRead = table.equals("orders");
     if (!upserts.isEmpty()) {

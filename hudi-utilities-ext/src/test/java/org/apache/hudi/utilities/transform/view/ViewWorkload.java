@@ -412,6 +412,28 @@ final class ViewWorkload {
     return all.get(random.nextInt(all.size()));
   }
 
+  /** The rows of a table's state {@code after} inserted or changed since its state {@code before}, by key. */
+  static Map<String, Object[]> upserted(Map<String, Object[]> before, Map<String, Object[]> after) {
+    Map<String, Object[]> upserted = new TreeMap<>();
+    after.forEach((key, row) -> {
+      if (!before.containsKey(key) || !Arrays.equals(before.get(key), row)) {
+        upserted.put(key, row);
+      }
+    });
+    return upserted;
+  }
+
+  /** The rows of a table's state {@code before} whose keys its state {@code after} does not hold, by key. */
+  static Map<String, Object[]> deleted(Map<String, Object[]> before, Map<String, Object[]> after) {
+    Map<String, Object[]> deleted = new TreeMap<>();
+    before.forEach((key, row) -> {
+      if (!after.containsKey(key)) {
+        deleted.put(key, row);
+      }
+    });
+    return deleted;
+  }
+
   /** The text of a row's record key, by which the workload holds it. */
   static String key(String table, Object[] row) {
     return Arrays.stream(keyValues(table, row)).map(String::valueOf).collect(Collectors.joining("|"));
