@@ -17,15 +17,15 @@
  * under the License.
  */
 
-package org.apache.hudi.common.table.checkpoint;
+package org.apache.hudi.core.table.checkpoint;
 
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 
 import java.util.HashMap;
 import java.util.Map;
 
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_KEY_V1;
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_RESET_KEY_V1;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_KEY_V1;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_RESET_KEY_V1;
 
 public class StreamerCheckpointV2 extends Checkpoint {
   // TODO(yihua): decouple the keys for Hudi Streamer

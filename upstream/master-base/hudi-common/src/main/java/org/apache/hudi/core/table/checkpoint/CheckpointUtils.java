@@ -17,16 +17,15 @@
  * under the License.
  */
 
-package org.apache.hudi.common.table.checkpoint;
+package org.apache.hudi.core.table.checkpoint;
 
 import org.apache.hudi.common.model.HoodieCommitMetadata;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.HoodieTableVersion;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.StringUtils;
+import org.apache.hudi.core.table.HoodieTableMetaClient;
+import org.apache.hudi.core.table.timeline.HoodieInstant;
+import org.apache.hudi.core.table.timeline.HoodieTimeline;
+import org.apache.hudi.core.table.timeline.TimelineUtils;
 import org.apache.hudi.exception.HoodieException;
 
 import java.util.Arrays;
@@ -35,11 +34,11 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_KEY_V1;
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_RESET_KEY_V1;
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV2.STREAMER_CHECKPOINT_KEY_V2;
-import static org.apache.hudi.common.table.checkpoint.StreamerCheckpointV2.STREAMER_CHECKPOINT_RESET_KEY_V2;
-import static org.apache.hudi.common.table.timeline.TimelineUtils.HollowCommitHandling.USE_TRANSITION_TIME;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_KEY_V1;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV1.STREAMER_CHECKPOINT_RESET_KEY_V1;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV2.STREAMER_CHECKPOINT_KEY_V2;
+import static org.apache.hudi.core.table.checkpoint.StreamerCheckpointV2.STREAMER_CHECKPOINT_RESET_KEY_V2;
+import static org.apache.hudi.core.table.timeline.TimelineUtils.HollowCommitHandling.USE_TRANSITION_TIME;
 
 public class CheckpointUtils {
 
@@ -59,6 +58,10 @@ public class CheckpointUtils {
     HOODIE_INCREMENTAL_SOURCES = Collections.unmodifiableSet(hoodieIncSource);
   }
 
+  public static final String RESET_CHECKPOINT_V2_SEPARATOR = ":";
+  public static final String REQUEST_TIME_PREFIX = "resumeFromInstantRequestTime";
+  public static final String COMPLETION_TIME_PREFIX = "resumeFromInstantCompletionTime";
+
   public static Checkpoint getCheckpoint(HoodieCommitMetadata commitMetadata) {
     if (!StringUtils.isNullOrEmpty(commitMetadata.getMetadata(STREAMER_CHECKPOINT_KEY_V2))
         || !StringUtils.isNullOrEmpty(commitMetadata.getMetadata(STREAMER_CHECKPOINT_RESET_KEY_V2))) {
@@ -71,23 +74,24 @@ public class CheckpointUtils {
     throw new HoodieException("Checkpoint is not found in the commit metadata: " + commitMetadata.getExtraMetadata());
   }
 
-  public static Checkpoint buildCheckpointFromGeneralSource(
-      String sourceClassName, int writeTableVersion, String checkpointToResume) {
-    return CheckpointUtils.shouldTargetCheckpointV2(writeTableVersion, sourceClassName)
-        ? new StreamerCheckpointV2(checkpointToResume) : new StreamerCheckpointV1(checkpointToResume);
+  /**
+   * For sources that do not have a semantic change in the checkpoint, always use checkpoint V1.
+   *
+   * @param checkpointToResume value of the checkpoint to resume
+   * @return {@link Checkpoint} instance
+   */
+  public static Checkpoint createCheckpoint(String checkpointToResume) {
+    return new StreamerCheckpointV1(checkpointToResume);
   }
 
-  // Whenever we create checkpoint from streamer config checkpoint override, we should use this function
-  // to build checkpoints.
-  public static Checkpoint buildCheckpointFromConfigOverride(
-      String sourceClassName, int writeTableVersion, String checkpointToResume) {
-    return CheckpointUtils.shouldTargetCheckpointV2(writeTableVersion, sourceClassName)
-        ? new UnresolvedStreamerCheckpointBasedOnCfg(checkpointToResume) : new StreamerCheckpointV1(checkpointToResume);
-  }
-
-  public static boolean shouldTargetCheckpointV2(int writeTableVersion, String sourceClassName) {
-    return writeTableVersion >= HoodieTableVersion.EIGHT.versionCode()
-        && !DATASOURCES_NOT_SUPPORTED_WITH_CKPT_V2.contains(sourceClassName);
+  /**
+   * For sources that do not have a semantic change in the checkpoint, always use checkpoint V1.
+   *
+   * @param checkpointToResume the checkpoint to resume
+   * @return {@link Checkpoint} instance
+   */
+  public static Checkpoint createCheckpoint(Checkpoint checkpointToResume) {
+    return new StreamerCheckpointV1(checkpointToResume);
   }
 
   // TODO(yihua): for checkpoint translation, handle cases where the checkpoint is not exactly the
@@ -149,5 +153,48 @@ public class CheckpointUtils {
     }
     throw new UnsupportedOperationException("Unsupported checkpoint type: " + checkpoint.getClass());
 
+  }
+
+  /**
+   * For hoodie incremental source ingestion, if the target table is version 8 or higher, the checkpoint
+   * key set by streamer config can be in either of the following format:
+   * - resumeFromInstantRequestTime:[checkpoint value based on request time]
+   * - resumeFromInstantCompletionTime:[checkpoint value based on completion time]
+   *
+   * StreamerCheckpointV2FromCfgCkp class itself captured the fact that this is version 8 and higher, plus
+   * the checkpoint source is from streamer config override.
+   *
+   * When the checkpoint is consumed by individual data sources, we need to convert them to either vanilla
+   * checkpoint v1 (request time based) or checkpoint v2 (completion time based).
+   */
+  public static Checkpoint resolveToActualCheckpointVersion(UnresolvedStreamerCheckpointBasedOnCfg checkpoint) {
+    String[] parts = extractKeyValues(checkpoint);
+    switch (parts[0]) {
+      case REQUEST_TIME_PREFIX: {
+        return new StreamerCheckpointV1(checkpoint).setCheckpointKey(parts[1]);
+      }
+      case COMPLETION_TIME_PREFIX: {
+        return new StreamerCheckpointV2(checkpoint).setCheckpointKey(parts[1]);
+      }
+      default:
+        throw new IllegalArgumentException("Unknown event ordering mode " + parts[0]);
+    }
+  }
+
+  private static String[] extractKeyValues(UnresolvedStreamerCheckpointBasedOnCfg checkpoint) {
+    String checkpointKey = checkpoint.getCheckpointKey();
+    String[] parts = checkpointKey.split(RESET_CHECKPOINT_V2_SEPARATOR);
+    if (parts.length != 2
+        || (
+          !parts[0].trim().equals(REQUEST_TIME_PREFIX)
+          && !parts[0].trim().equals(COMPLETION_TIME_PREFIX)
+        )) {
+      throw new IllegalArgumentException(
+          "Illegal checkpoint key override `" + checkpointKey + "`. Valid format is either `resumeFromInstantRequestTime:<checkpoint value>` or "
+          + "`resumeFromInstantCompletionTime:<checkpoint value>`.");
+    }
+    parts[0] = parts[0].trim();
+    parts[1] = parts[1].trim();
+    return parts;
   }
 }

@@ -17,7 +17,7 @@
  * under the License.
  */
 
-package org.apache.hudi.common.table.checkpoint;
+package org.apache.hudi.core.table.checkpoint;
 
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 

@@ -16,7 +16,7 @@
  * limitations under the License.
  */
 
-package org.apache.hudi.common.table.checkpoint;
+package org.apache.hudi.core.table.checkpoint;
 
 /**
  * Utility class providing methods to check if a string starts with specific resume-related prefixes.

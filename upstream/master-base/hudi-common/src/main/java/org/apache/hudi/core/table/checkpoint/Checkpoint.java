@@ -17,8 +17,9 @@
  * under the License.
  */
 
-package org.apache.hudi.common.table.checkpoint;
+package org.apache.hudi.core.table.checkpoint;
 
+import lombok.AccessLevel;
 import lombok.Getter;
 
 import java.io.Serializable;
@@ -29,16 +30,16 @@ import java.util.Objects;
 /**
  * Class for representing checkpoint
  */
+@Getter
 public abstract class Checkpoint implements Serializable {
+
   public static final String CHECKPOINT_IGNORE_KEY = "deltastreamer.checkpoint.ignore_key";
 
-  @Getter
   protected String checkpointKey;
-  @Getter
   protected String checkpointResetKey;
-  @Getter
   protected String checkpointIgnoreKey;
   // These are extra props to be written to the commit metadata
+  @Getter(AccessLevel.NONE)
   protected Map<String, String> extraProps = new HashMap<>();
 
   public Checkpoint setCheckpointKey(String newKey) {
@@ -49,6 +50,9 @@ public abstract class Checkpoint implements Serializable {
   public abstract Map<String, String> getCheckpointCommitMetadata(String overrideResetKey,
                                                                   String overrideIgnoreKey);
 
+  // Not using Lombok @EqualsAndHashCode/@ToString here: this class is subclassed, and we rely on
+  // the runtime subtype - exact-class matching in equals() and getClass().getSimpleName() in toString().
+  // Lombok would bake in the declaring class (Checkpoint) and switch equals() to instanceof.
   @Override
   public int hashCode() {
     return Objects.hashCode(checkpointKey);
