@@ -22,31 +22,30 @@ import org.apache.hudi.ApiMaturityLevel;
 import org.apache.hudi.PublicAPIClass;
 import org.apache.hudi.PublicAPIMethod;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.table.checkpoint.Checkpoint;
-import org.apache.hudi.common.table.checkpoint.CheckpointUtils;
-import org.apache.hudi.common.table.checkpoint.StreamerCheckpointV1;
-import org.apache.hudi.common.table.checkpoint.StreamerCheckpointV2;
-import org.apache.hudi.common.util.ConfigUtils;
 import org.apache.hudi.common.util.Either;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.core.table.checkpoint.Checkpoint;
+import org.apache.hudi.core.table.checkpoint.StreamerCheckpointV1;
+import org.apache.hudi.core.table.checkpoint.StreamerCheckpointV2;
+import org.apache.hudi.core.util.ConfigUtils;
 import org.apache.hudi.utilities.callback.SourceCommitCallback;
 import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.streamer.DefaultStreamContext;
 import org.apache.hudi.utilities.streamer.SourceProfileSupplier;
 import org.apache.hudi.utilities.streamer.StreamContext;
 
+import lombok.AccessLevel;
+import lombok.Getter;
+import lombok.extern.slf4j.Slf4j;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
 
-import static org.apache.hudi.common.table.checkpoint.CheckpointUtils.shouldTargetCheckpointV2;
 import static org.apache.hudi.config.HoodieErrorTableConfig.ERROR_TABLE_PERSIST_SOURCE_RDD;
 import static org.apache.hudi.config.HoodieWriteConfig.TAGGED_RECORD_STORAGE_LEVEL_VALUE;
 import static org.apache.hudi.config.HoodieWriteConfig.WRITE_TABLE_VERSION;
@@ -55,8 +54,8 @@ import static org.apache.hudi.config.HoodieWriteConfig.WRITE_TABLE_VERSION;
  * Represents a source from which we can tail data. Assumes a constructor that takes properties.
  */
 @PublicAPIClass(maturity = ApiMaturityLevel.STABLE)
+@Slf4j
 public abstract class Source<T> implements SourceCommitCallback, Serializable {
-  private static final Logger LOG = LoggerFactory.getLogger(Source.class);
 
   public enum SourceType {
     JSON, AVRO, ROW, PROTO
@@ -64,14 +63,17 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
 
   protected transient TypedProperties props;
   protected transient JavaSparkContext sparkContext;
+  @Getter
   protected transient SparkSession sparkSession;
   protected transient Option<SourceProfileSupplier> sourceProfileSupplier;
   protected int writeTableVersion;
   private transient SchemaProvider overriddenSchemaProvider;
 
+  @Getter
   private final SourceType sourceType;
   private final StorageLevel storageLevel;
-  protected final boolean persistRdd;
+  @Getter(AccessLevel.PROTECTED)
+  protected final boolean allowSourcePersistRdd;
   private Either<Dataset<Row>, JavaRDD<?>> cachedSourceRdd = null;
 
   protected Source(TypedProperties props, JavaSparkContext sparkContext, SparkSession sparkSession,
@@ -92,7 +94,7 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
     this.sourceType = sourceType;
     this.sourceProfileSupplier = streamContext.getSourceProfileSupplier();
     this.storageLevel = StorageLevel.fromString(ConfigUtils.getStringWithAltKeys(props, TAGGED_RECORD_STORAGE_LEVEL_VALUE, true));
-    this.persistRdd = ConfigUtils.getBooleanWithAltKeys(props, ERROR_TABLE_PERSIST_SOURCE_RDD);
+    this.allowSourcePersistRdd = ConfigUtils.getBooleanWithAltKeys(props, ERROR_TABLE_PERSIST_SOURCE_RDD);
     this.writeTableVersion = ConfigUtils.getIntWithAltKeys(props, WRITE_TABLE_VERSION);
   }
 
@@ -102,7 +104,7 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
 
   @PublicAPIMethod(maturity = ApiMaturityLevel.EVOLVING)
   protected InputBatch<T> readFromCheckpoint(Option<Checkpoint> lastCheckpoint, long sourceLimit) {
-    LOG.warn("In Hudi 1.0+, the checkpoint based on Hudi timeline is changed. "
+    log.warn("In Hudi 1.0+, the checkpoint based on Hudi timeline is changed. "
         + "If your Source implementation relies on request time as the checkpoint, "
         + "you may consider migrating to completion time-based checkpoint by overriding "
         + "Source#translateCheckpoint and Source#fetchNewDataFromCheckpoint");
@@ -117,57 +119,24 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
    * After the checkpoint value is decided based on the existing configurations at
    * org.apache.hudi.utilities.streamer.StreamerCheckpointUtils#resolveWhatCheckpointToResume,
    *
-   * For most of the data sources the there is no difference between checkpoint V1 and V2, it's
-   * merely changing the wrapper class.
+   * Non-incremental sources always operate on V1 checkpoints regardless of the write table version,
+   * so any V2 input read from older commit metadata is normalized to V1 here.
    *
-   * Check child class method overrides to see special case handling.
+   * Hudi incremental sources have their own V1/V2 semantics (requested time vs completion time)
+   * and override this method.
    * */
   @PublicAPIMethod(maturity = ApiMaturityLevel.EVOLVING)
   protected Option<Checkpoint> translateCheckpoint(Option<Checkpoint> lastCheckpoint) {
     if (lastCheckpoint.isEmpty()) {
       return Option.empty();
     }
-    if (CheckpointUtils.shouldTargetCheckpointV2(writeTableVersion, getClass().getName())) {
-      // V2 -> V2
-      if (lastCheckpoint.get() instanceof StreamerCheckpointV2) {
-        return lastCheckpoint;
-      }
-      // V1 -> V2
-      if (lastCheckpoint.get() instanceof StreamerCheckpointV1) {
-        StreamerCheckpointV2 newCheckpoint = new StreamerCheckpointV2(lastCheckpoint.get());
-        newCheckpoint.addV1Props();
-        return Option.of(newCheckpoint);
-      }
-    } else {
-      // V2 -> V1
-      if (lastCheckpoint.get() instanceof StreamerCheckpointV2) {
-        return Option.of(new StreamerCheckpointV1(lastCheckpoint.get()));
-      }
-      // V1 -> V1
-      if (lastCheckpoint.get() instanceof StreamerCheckpointV1) {
-        return lastCheckpoint;
-      }
+    if (lastCheckpoint.get() instanceof StreamerCheckpointV1) {
+      return lastCheckpoint;
+    }
+    if (lastCheckpoint.get() instanceof StreamerCheckpointV2) {
+      return Option.of(new StreamerCheckpointV1(lastCheckpoint.get()));
     }
     throw new UnsupportedOperationException("Unsupported checkpoint type: " + lastCheckpoint.get());
-  }
-
-  public void assertCheckpointVersion(Option<Checkpoint> lastCheckpoint, Option<Checkpoint> lastCheckpointTranslated, Checkpoint checkpoint) {
-    if (checkpoint != null) {
-      boolean shouldBeV2Checkpoint = shouldTargetCheckpointV2(writeTableVersion, getClass().getName());
-      String errorMessage = String.format(
-          "Data source should return checkpoint version V%s. The checkpoint resumed in the iteration is %s, whose translated version is %s. "
-              + "The checkpoint returned after the iteration %s.",
-          shouldBeV2Checkpoint ? "2" : "1",
-          lastCheckpoint.isEmpty() ? "null" : lastCheckpointTranslated.get(),
-          lastCheckpointTranslated.isEmpty() ? "null" : lastCheckpointTranslated.get(),
-          checkpoint);
-      if (shouldBeV2Checkpoint && !(checkpoint instanceof StreamerCheckpointV2)) {
-        throw new IllegalStateException(errorMessage);
-      }
-      if (!shouldBeV2Checkpoint && !(checkpoint instanceof StreamerCheckpointV1)) {
-        throw new IllegalStateException(errorMessage);
-      }
-    }
   }
 
   /**
@@ -186,17 +155,9 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
         : new InputBatch<>(batch.getBatch(), batch.getCheckpointForNextBatch(), overriddenSchemaProvider);
   }
 
-  public SourceType getSourceType() {
-    return sourceType;
-  }
-
-  public SparkSession getSparkSession() {
-    return sparkSession;
-  }
-
   private synchronized void persist(T data) {
     boolean isSparkRdd = data.getClass().isAssignableFrom(Dataset.class) || data.getClass().isAssignableFrom(JavaRDD.class);
-    if (allowSourcePersist() && isSparkRdd) {
+    if (isAllowSourcePersistRdd() && isSparkRdd) {
       if (data.getClass().isAssignableFrom(Dataset.class)) {
         Dataset<Row> df = (Dataset<Row>) data;
         cachedSourceRdd = Either.left(df);
@@ -207,10 +168,6 @@ public abstract class Source<T> implements SourceCommitCallback, Serializable {
         javaRDD.persist(storageLevel);
       }
     }
-  }
-
-  protected boolean allowSourcePersist() {
-    return persistRdd;
   }
 
   @Override
