@@ -123,6 +123,11 @@ for patch in "${PATCHES[@]}"; do
         echo "    failing hunk: ${f} $(hunk_header "${file}" "${f}" "${l}")"
         ;;
       "error: "*) echo "    ${line}" ;;
+      "Applied patch "*" cleanly.") f="${line#Applied patch }"; echo "    file applies: ${f% cleanly.}" ;;
+      "Applying patch "*" with "*" reject"*)
+        f="${line#Applying patch }"; n="${f##* with }"; f="${f% with *}"
+        echo "    file fails: ${f} (${n%...})"
+        ;;
     esac
   done <<< "${reject_out}"
   # Carry what applied forward, so the next patches are checked against the files this one adds.
