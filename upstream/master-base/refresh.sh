@@ -46,7 +46,7 @@ fi
 
 COMMIT_FOR_ALL=""
 if [[ -n "${REF}" ]]; then
-  if ! COMMIT_FOR_ALL="$(curl -fsSL -H 'Accept: application/vnd.github.sha' \
+  if ! COMMIT_FOR_ALL="$(curl -fsSL --connect-timeout 20 -H 'Accept: application/vnd.github.sha' \
       "https://api.github.com/repos/${REPO}/commits/${REF}")"; then
     echo "refresh: could not resolve ref '${REF}' of ${REPO} (network or unknown ref)" >&2
     exit 1
@@ -71,9 +71,9 @@ while IFS=$'\t' read -r path commit _sha _len; do
   url="https://raw.githubusercontent.com/${REPO}/${use}/${path}"
   n=$((n + 1))
   mkdir -p "${WORK}/files/$(dirname "${path}")"
-  if ! curl -fsSL --retry 2 -o "${WORK}/files/${path}" "${url}"; then
+  if ! curl -fsSL --connect-timeout 20 --retry 2 -o "${WORK}/files/${path}" "${url}"; then
     echo "refresh: download failed: ${url}" >&2
-    echo "refresh: nothing was changed (${path} may have moved or been deleted at ${use})" >&2
+    echo "refresh: nothing was changed (no network, or ${path} moved or was deleted at ${use})" >&2
     exit 1
   fi
   printf '%s\t%s\t%s\t%s\n' "${path}" "${use}" "$(sha256 "${WORK}/files/${path}")" \
