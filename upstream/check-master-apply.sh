@@ -102,7 +102,7 @@ for patch in "${PATCHES[@]}"; do
     fi
     "${GIT[@]}" -C "${REPO}" am --abort >/dev/null 2>&1 || true
     echo "${label}: FAILS at git am --3way (git apply --check passed)${note}"
-    sed 's/^/    /' <<< "${am_out}"
+    while IFS= read -r l; do echo "    ${l}"; done <<< "${am_out}"
     failed=$((failed + 1))
     continue
   fi

@@ -27,7 +27,7 @@
 # the manifest by hand, then run again.
 #
 # NOTE: this script needs network access to github.com; it cannot run on the machine that built the base
-# (no network there: the base was read through a stored-copy search tool, see README.md). It stops at the
+# (no network there: the base was read through a stored-copy search tool, see upstream/master-base/README.md). It stops at the
 # first download that fails, leaving the base and the manifest as they were.
 #
 # Usage: bash upstream/master-base/refresh.sh [ref]
