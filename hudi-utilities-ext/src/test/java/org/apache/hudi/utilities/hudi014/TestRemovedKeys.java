@@ -70,8 +70,6 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  */
 class TestRemovedKeys {
 
-  /** Also every window to the last commit (quick by default: each commit alone and every window from the first). */
-  private static final boolean ALL_WINDOWS = Boolean.getBoolean("removed.keys.all.windows");
   private static final StructType LINES = new StructType()
       .add("order_id", DataTypes.StringType, false)
       .add("line", DataTypes.IntegerType, false)
@@ -132,10 +130,9 @@ class TestRemovedKeys {
     int windowsReadByFileGroups = 0;
     for (int start = 0; start < commits.size() - 1; start++) {
       for (int end = start + 1; end < commits.size(); end++) {
-        // Each commit alone, and every window from the first commit (with -Dremoved.keys.all.windows=true also every
-        // window to the last): clusterings and compactions in windows of every length, deletes before and after them.
-        boolean toLast = ALL_WINDOWS && end == commits.size() - 1;
-        if (end != start + 1 && start != 0 && !toLast) {
+        // Each commit alone, and every window from the first commit or to the last: clusterings and compactions in
+        // windows of every length, deletes before and after them.
+        if (end != start + 1 && start != 0 && end != commits.size() - 1) {
           continue;
         }
         String window = "(" + commits.get(start) + ", " + commits.get(end) + "]";
