@@ -64,7 +64,7 @@ class TestViewDifferential {
   private static final Logger LOG = LoggerFactory.getLogger(TestViewDifferential.class);
 
   private static final long SEED = Long.getLong("view.differential.seed", 20261202L);
-  private static final int ROUNDS = Integer.getInteger("view.differential.rounds", 5);
+  private static final int ROUNDS = Integer.getInteger("view.differential.rounds", 7);
   private static final Integer ONLY_QUERY = Integer.getInteger("view.differential.query");
   private static final List<String> TABLES = new ArrayList<>(ViewWorkload.SCHEMAS.keySet());
 
