@@ -117,13 +117,32 @@ class TestMultiTableContinuousMode {
   /** A megabyte a round: what a leaked cached batch or a retained plan per round would cost, and more. */
   private static final double MAX_HEAP_GROWTH_PER_ROUND = 1 << 20;
   /** Threads, by name without digits, that Hudi 0.14's Streamer adds per committing round (see the soak test). */
+  private static final Set<String> HUDI_STREAMER_THREADS_GROWING = Set.of("TimelineService-JettyScheduler-",
+      "pool--thread-");
+  /**
+   * Spark's executor runs each task in a thread of a cached pool, named after its last task; an idle thread ends after a
+   * minute, so their number follows what the last minute ran at once, not how many rounds ran.
+   */
+  private static final String SPARK_TASK_THREADS = "Executor task launch worker";
+  /**
+   * Task threads at any round: {@code local[2]} runs two tasks at once; a thread kept per task would pass this within a
+   * committing round, which runs dozens of tasks.
+   */
+  private static final int MAX_SPARK_TASK_THREADS = 8;
+  /**
+   * Threads of cached pools, by the start of their names, that the last minute's work sizes and that end after a minute
+   * idle, so a round may end with one more than an earlier round without a leak: Spark's task threads (bounded above
+   * instead), its block manager's requests (a pool whose core size is its cap, 100, so each request of the last minute
+   * starts a thread: 103 threads of these two pools were seen), and the JDK's reaper of child processes (Hadoop's local
+   * file system runs shell commands).
+   */
+  private static final List<String> CACHED_POOLS_NOT_COMPARED = List.of(SPARK_TASK_THREADS,
+      "block-manager-ask-thread-pool-", "process reaper");
   private static final String STRESS_COMMITS_PROPERTY = "stress.commits";
   private static final int STRESS_COMMITS = 12;
   private static final int STRESS_COMMITS_RETAINED = 4;
   private static final int STRESS_MIN_COMMITS_KEPT = 5;
   private static final int STRESS_MAX_COMMITS_KEPT = 6;
-  private static final Set<String> HUDI_STREAMER_THREADS_GROWING = Set.of("TimelineService-JettyScheduler-",
-      "pool--thread-");
 
   @TempDir
   Path dir;
@@ -195,7 +214,8 @@ class TestMultiTableContinuousMode {
    * archived as the rounds go. After each round, in the Streamer's thread: the heap after a
    * full GC, the JVM's live threads (by name), its open file descriptors and the session's temporary views. From the
    * first quarter of the rounds on (caches and pools warmed), the heap's least-squares slope over the rounds stays under
-   * a megabyte a round, temporary views do not grow, and no thread other than Hudi's two below is added.
+   * a megabyte a round, temporary views do not grow, and no thread other than Hudi's two below is added (cached pools
+   * that the last minute's work sizes aside); Spark's task threads stay under a bound instead.
    *
    * <p>Found by this test, and only reported (see the log line "Soak:"): Hudi 0.14's Streamer adds about 1.5 threads and
    * 0.3 open files per committing round, named {@code TimelineService-JettyScheduler-N} (the embedded timeline
@@ -244,11 +264,16 @@ class TestMultiTableContinuousMode {
     assertTrue(heapSlope < MAX_HEAP_GROWTH_PER_ROUND, "the heap after GC grows by " + Math.round(heapSlope / 1024)
         + " KB a round: " + samples);
     Map<String, Long> threadsGrown = settled.get(settled.size() - 1).threadsGrownSince(settled.get(0));
-    LOG.info("Soak: threads added from round {} on, by name: {}", rounds / 4 + 1, threadsGrown);
+    long taskThreads = samples.stream().mapToLong(sample -> sample.threadsNamed(SPARK_TASK_THREADS)).max().orElse(0);
+    LOG.info("Soak: threads added from round {} on, by name: {}; Spark's task threads at most {}", rounds / 4 + 1,
+        threadsGrown, taskThreads);
     threadsGrown.keySet().removeAll(HUDI_STREAMER_THREADS_GROWING);
+    threadsGrown.keySet().removeIf(name -> CACHED_POOLS_NOT_COMPARED.stream().anyMatch(name::startsWith));
     assertTrue(threadsGrown.values().stream().mapToLong(Long::longValue).sum() <= 1, "threads added from round "
-        + (rounds / 4 + 1) + " on, by name, besides Hudi's " + HUDI_STREAMER_THREADS_GROWING + ": " + threadsGrown
-        + "; samples " + samples);
+        + (rounds / 4 + 1) + " on, by name, besides Hudi's " + HUDI_STREAMER_THREADS_GROWING + " and the cached pools "
+        + CACHED_POOLS_NOT_COMPARED + ": " + threadsGrown + "; samples " + samples);
+    assertTrue(taskThreads <= MAX_SPARK_TASK_THREADS, "Spark's task threads reached " + taskThreads + ", more than the "
+        + MAX_SPARK_TASK_THREADS + " that local[2] needs");
     assertEquals(0.0, viewSlope, "temporary views grow by " + viewSlope + " a round: " + samples);
     assertExactAtLatest(targetPath, sources);
   }
@@ -296,6 +321,12 @@ class TestMultiTableContinuousMode {
         }
       });
       return grown;
+    }
+
+    /** Live threads whose name, digits dropped, starts with a prefix. */
+    long threadsNamed(String prefix) {
+      return threadsByName.entrySet().stream().filter(entry -> entry.getKey().startsWith(prefix))
+          .mapToLong(Map.Entry::getValue).sum();
     }
 
     static ResourceSample take() {
