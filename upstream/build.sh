@@ -22,7 +22,7 @@
 # (a git work tree under upstream/target/hudi, laid out as apache/hudi), stages every file the patches so far added
 # or changed, and runs the upstream module (mvn -Pupstream -pl upstream -am test): those files compiled against the
 # released hudi-utilities they replace, Hudi's checkstyle on them, and the tests the patch adds or changes; after the
-# last patch, every test of the series. Stops at the first failure.
+# last patch, every test of the series. Stops at the first failure. Then builds the master form (build-master.sh).
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -80,3 +80,6 @@ grep -v '^\s*\(#\|$\)' "${ROOT}/upstream/series" | while read -r patch; do
   (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream -am test -Dpatched.dir="${staged}" "${TESTS[@]}")
 done
 echo "==== upstream: every patch applied, compiled, checked and tested ===="
+
+# The same features as pull requests to apache/hudi master: applied to master's files, compiled against Hudi 1.0.2.
+bash "${ROOT}/upstream/build-master.sh"
