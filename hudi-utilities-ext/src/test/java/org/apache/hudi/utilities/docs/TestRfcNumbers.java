@@ -50,16 +50,21 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Every number RFC-108 takes from the tests or the benchmarks is the number its source gives today: the cases of a
- * test class counted in its source, the generated cases of a property suite, the figures of
- * {@code benchmarks/RESULTS.md}, the lines and tests of the patch series of {@code upstream/}, the files of the port
- * map found in the repository. Each claim is one entry of {@link #claims()}: a pattern around a stable phrase of the
- * RFC whose group 1 is the number, and the computation of the true value from the source. A claim whose number is
- * wrong fails naming the RFC line, the RFC's number and the true one; a claim whose phrase is gone fails asking for
- * its pattern to follow the new wording.
+ * test class counted in its source, the generated cases of a property suite, the lines and tests of the patch series
+ * of {@code upstream/}. So is every number of the plugin that the RFC moved out to {@code docs/upstream.md} (the
+ * carrier, the figures of {@code benchmarks/RESULTS.md}) and {@code docs/hudi-1x-port.md} (the files of the port map
+ * found in the repository). Each claim is one entry of {@link #claims()}: the page it is on, a pattern around a stable
+ * phrase of it whose group 1 is the number, and the computation of the true value from the source. A claim whose
+ * number is wrong fails naming the page's line, its number and the true one; a claim whose phrase is gone fails asking
+ * for its pattern to follow the new wording.
  */
 class TestRfcNumbers {
 
   private static final String RFC = "rfc/rfc-108/rfc-108.md";
+  /** Where the RFC moved the plugin's own figures: the carrier and the benchmarks. */
+  private static final String UPSTREAM_DOC = "docs/upstream.md";
+  /** Where the RFC moved the plugin's port map onto Hudi 1.x. */
+  private static final String PORT_DOC = "docs/hudi-1x-port.md";
   private static final String RESULTS = "benchmarks/RESULTS.md";
   private static final String POM = "pom.xml";
   private static final String PLUGIN_MAIN = "hudi-utilities-ext/src/main/java/org/apache/hudi/utilities/";
@@ -73,7 +78,7 @@ class TestRfcNumbers {
   /** The RFC's table that {@link TestConfigurationDoc} checks: its numbers are the code's by construction. */
   private static final String GENERATED_START = "<!-- generated table: HoodieIncrMultiSourceConfig -->";
   private static final String GENERATED_END = "<!-- end of generated table -->";
-  private static final String PORT_MAP_HEADING = "### Hudi 1.x port map";
+  private static final String PORT_MAP_HEADING = "## Hudi 1.x port map";
   private static final String SERIES = "upstream/series";
   private static final String PATCHES = "upstream/patches/";
   private static final String UPSTREAM_STREAMER_TEST = "hudi-utilities/src/test/java/org/apache/hudi/utilities/sources/TestHoodieIncrMultiSource.java";
@@ -85,7 +90,7 @@ class TestRfcNumbers {
    */
   static Stream<Claim> claims() {
     return Stream.of(
-        claim("cases of the misconfiguration test", "`TestMultiTableJobMisconfiguration`, (\\w+) cases",
+        claim(UPSTREAM_DOC, "cases of the misconfiguration test", "`TestMultiTableJobMisconfiguration`, (\\w+) cases",
             "the JUnit cases of " + MISCONFIGURATION, () -> testCases(read(MISCONFIGURATION))),
         claim("generated cases per property of the checkpoint grammar suite",
             "`TestMultiTableCheckpointGrammar`, ([\\d,]+) generated cases per property",
@@ -104,28 +109,28 @@ class TestRfcNumbers {
             "the static final long ...SEED constants of " + CRASH_SAFETY, () -> fixedSeeds(read(CRASH_SAFETY))),
         claim("setups of the crash-safety test", "(\\w+) setups: local and S3",
             "the constants of enum Setup in " + CRASH_SAFETY, () -> enumConstants(read(CRASH_SAFETY), "Setup")),
-        claim("S3 latency of the fan-out (P3)", "On S3 with (\\d+) ms a request",
+        claim(UPSTREAM_DOC, "S3 latency of the fan-out (P3)", "On S3 with (\\d+) ms a request",
             "the P3 goal of " + RESULTS, () -> group(goal("P3 on S3"), "(\\d+) ms a request")),
-        claim("tables of the S3 fan-out (P3)", "ms a request, (\\d+) tables:",
+        claim(UPSTREAM_DOC, "tables of the S3 fan-out (P3)", "ms a request, (\\d+) tables:",
             "the P3 goal of " + RESULTS, () -> group(goal("P3 on S3"), "(\\d+) tables")),
-        claim("parallel batch on S3 (P3)", "([\\d.]+) s parallel against",
+        claim(UPSTREAM_DOC, "parallel batch on S3 (P3)", "([\\d.]+) s parallel against",
             "P3's latest figure in " + RESULTS + ", its second number", () -> number(latest("P3 on S3"), 1)),
-        claim("sequential batch on S3 (P3)", "against ([\\d.]+) s sequential",
+        claim(UPSTREAM_DOC, "sequential batch on S3 (P3)", "against ([\\d.]+) s sequential",
             "P3's latest figure in " + RESULTS + ", its third number", () -> number(latest("P3 on S3"), 2)),
-        claim("issue of the S3 fan-out figures", "RESULTS\\.md\\]\\([^)]*\\), issue (\\d+)\\)",
+        claim(UPSTREAM_DOC, "issue of the S3 fan-out figures", "RESULTS\\.md\\]\\([^)]*\\), issue (\\d+)\\)",
             "the section of " + RESULTS + " holding the goal table", () -> group(goalTable().section, "Issue (\\d+)")),
-        claim("tables in one batch (P3)", "go to (\\d+) tables in one batch \\(P3\\)",
+        claim(UPSTREAM_DOC, "tables in one batch (P3)", "go to (\\d+) tables in one batch \\(P3\\)",
             "the P3 goal of " + RESULTS, () -> group(goal("P3 on S3"), "(\\d+) tables")),
-        claim("files a table (P1)", "to tables of (\\d+) files \\(P1\\)",
+        claim(UPSTREAM_DOC, "files a table (P1)", "to tables of (\\d+) files \\(P1\\)",
             "the P1 goal of " + RESULTS, () -> group(goal("P1:"), "at (\\d+) files")),
-        claim("workaround / ours (P1)", "([\\d.]+)x slower than the incremental reads",
+        claim(UPSTREAM_DOC, "workaround / ours (P1)", "([\\d.]+)x slower than the incremental reads",
             "P1's latest figure in " + RESULTS, () -> number(latest("P1:"), 0)),
-        claim("files of the workaround comparison (P1)", "slower than the incremental reads at (\\d+) files",
+        claim(UPSTREAM_DOC, "files of the workaround comparison (P1)", "slower than the incremental reads at (\\d+) files",
             "the P1 goal of " + RESULTS, () -> group(goal("P1:"), "at (\\d+) files")),
-        claim("Java files of the port map", "That is (\\d+) Java files",
+        claim(PORT_DOC, "Java files of the port map", "That is (\\d+) Java files",
             "the distinct plugin files named in the port map's project-file column, as paths, file names or class names",
             TestRfcNumbers::portMapJavaFiles),
-        claim("poms of the port map", "Java files and (\\w+) poms",
+        claim(PORT_DOC, "poms of the port map", "Java files and (\\w+) poms",
             "the distinct pom.xml files of the port map's project-file column", TestRfcNumbers::portMapPoms),
         claim("patches of the series", "built as (\\w+) patches against",
             "the patches of " + SERIES, TestRfcNumbers::seriesPatches),
@@ -142,8 +147,8 @@ class TestRfcNumbers {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("claims")
-  void rfcQuotesTheNumberOfItsSource(Claim claim) {
-    String rfc = rfcText();
+  void pageQuotesTheNumberOfItsSource(Claim claim) {
+    String rfc = claim.page.equals(RFC) ? rfcText() : read(claim.page);
     Object computed = claim.truth.value();
     String truth = computed instanceof Collection ? String.valueOf(((Collection<?>) computed).size()) : String.valueOf(computed);
     String counted = computed instanceof Collection ? ": " + computed : "";
@@ -154,14 +159,14 @@ class TestRfcNumbers {
       found++;
       if (!sameNumber(matcher.group(1), truth)) {
         int line = lineOf(rfc, matcher.start(1));
-        wrong.add(String.format("%s line %d says %s (\"%s\"), but the true value is %s (%s%s)", RFC, line,
+        wrong.add(String.format("%s line %d says %s (\"%s\"), but the true value is %s (%s%s)", claim.page, line,
             matcher.group(1), rfc.split("\n", -1)[line - 1].trim(), truth, claim.source, counted));
       }
     }
-    assertTrue(found > 0, RFC + " no longer has the claim '" + claim + "' (pattern " + claim.pattern + "): if it was "
+    assertTrue(found > 0, claim.page + " no longer has the claim '" + claim + "' (pattern " + claim.pattern + "): if it was "
         + "reworded, make its pattern in " + TestRfcNumbers.class.getSimpleName() + " follow; if it was dropped, drop it");
     if (!wrong.isEmpty()) {
-      fail("RFC-108 is stale on '" + claim + "':\n  " + String.join("\n  ", wrong));
+      fail(claim.page + " is stale on '" + claim + "':\n  " + String.join("\n  ", wrong));
     }
   }
 
@@ -210,12 +215,14 @@ class TestRfcNumbers {
 
   /** A number of the RFC: where it is (a pattern whose group 1 is the number) and where its true value comes from. */
   static final class Claim {
+    private final String page;
     private final String name;
     private final Pattern pattern;
     private final String source;
     private final Truth truth;
 
-    private Claim(String name, Pattern pattern, String source, Truth truth) {
+    private Claim(String page, String name, Pattern pattern, String source, Truth truth) {
+      this.page = page;
       this.name = name;
       this.pattern = pattern;
       this.source = source;
@@ -229,7 +236,11 @@ class TestRfcNumbers {
   }
 
   private static Claim claim(String name, String pattern, String source, Truth truth) {
-    return new Claim(name, Pattern.compile(pattern.replace(" ", "\\s+")), source, truth);
+    return claim(RFC, name, pattern, source, truth);
+  }
+
+  private static Claim claim(String page, String name, String pattern, String source, Truth truth) {
+    return new Claim(page, name, Pattern.compile(pattern.replace(" ", "\\s+")), source, truth);
   }
 
   private static final Map<String, Integer> NUMBER_WORDS = new HashMap<>();
@@ -389,7 +400,7 @@ class TestRfcNumbers {
 
   /** What the project-file column of the RFC's port map names in backquotes, row by row. */
   private static List<String> portMapNames() {
-    Table portMap = table(read(RFC), PORT_MAP_HEADING, Pattern.compile("^\\| Hudi API the plugin uses"));
+    Table portMap = table(read(PORT_DOC), PORT_MAP_HEADING, Pattern.compile("^\\| Hudi API the plugin uses"));
     int column = portMap.column("project file");
     List<String> names = new ArrayList<>();
     for (List<String> row : portMap.rows) {
