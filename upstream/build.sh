@@ -16,13 +16,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 #
-# CI entry point: installs what the tests need, then runs the README's test command.
 # Builds the upstream form: Hudi 0.14.0's hudi-utilities sources with the patch series applied, one patch at a time.
 # For each patch of upstream/series, in order, with only the patches before it: applies it to the unpacked sources
 # (a git work tree under upstream/target/hudi, laid out as apache/hudi), stages every file the patches so far added
 # or changed, and runs the upstream module (mvn -Pupstream -pl upstream -am test): those files compiled against the
 # released hudi-utilities they replace, Hudi's checkstyle on them, and the tests the patch adds or changes; after the
-# last patch, every test of the series. Stops at the first failure. Then builds the master form (build-master.sh).
+# last patch, every test of the series and the series' own tests (upstream/src/test: RFC-108's configuration table
+# is the patched config class's). Stops at the first failure. Then builds the master form (build-master.sh).
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -69,6 +69,15 @@ grep -v '^\s*\(#\|$\)' "${ROOT}/upstream/series" | while read -r patch; do
     cp "${HUDI}/${file}" "${staged}/as-patched/${kind}/${relative}"
     sed "${RELOCATIONS[@]}" "${HUDI}/${file}" > "${staged}/compile/${kind}/${relative}"
   done
+  if (( step == PATCHES )); then
+    # The series' own tests (upstream/src/test/java), not part of any patch: they check the series as a whole.
+    (cd "${ROOT}/upstream/src/test/java" && find . -name '*.java') | while read -r test; do
+      for copy in compile as-patched; do
+        mkdir -p "$(dirname "${staged}/${copy}/test/${test}")"
+        cp "${ROOT}/upstream/src/test/java/${test}" "${staged}/${copy}/test/${test}"
+      done
+    done
+  fi
   git -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
   TESTS=()
   if (( step < PATCHES )); then

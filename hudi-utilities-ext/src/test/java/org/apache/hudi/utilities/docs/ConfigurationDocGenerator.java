@@ -20,33 +20,24 @@ package org.apache.hudi.utilities.docs;
 
 import org.apache.hudi.common.config.ConfigClassProperty;
 import org.apache.hudi.common.config.ConfigGroups;
-import org.apache.hudi.common.config.ConfigProperty;
+import org.apache.hudi.utilities.testutils.ConfigTable;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * Renders {@code docs/configuration.md} from the config classes of the plugin: every class annotated with Hudi's
  * {@link ConfigClassProperty} among the compiled classes under {@code org/apache/hudi/utilities}, found by scanning
- * the classes directory (no list of classes to keep up to date), each with a table of its {@link ConfigProperty}
- * settings: the static fields, and the keys of static functions from a table name to a {@link ConfigProperty} (per-table
- * keys), rendered with the {@value #TABLE_PLACEHOLDER} placeholder.
+ * the classes directory (no list of classes to keep up to date), each with a table of its {@code ConfigProperty}
+ * settings: the static fields, and the keys of static functions from a table name to a {@code ConfigProperty} (per-table
+ * keys), rendered with the {@value ConfigTable#TABLE_PLACEHOLDER} placeholder.
  */
 final class ConfigurationDocGenerator {
 
@@ -59,9 +50,6 @@ final class ConfigurationDocGenerator {
 
   /** The page, relative to the repository root. */
   static final String PAGE = "docs/configuration.md";
-
-  /** Passed to per-table key functions; the same placeholder the per-table key templates use. */
-  static final String TABLE_PLACEHOLDER = "{table}";
 
   private static final String PACKAGE_FOLDER = "org/apache/hudi/utilities";
   private static final byte[] ANNOTATION_DESCRIPTOR =
@@ -126,45 +114,6 @@ final class ConfigurationDocGenerator {
     return classes;
   }
 
-  /**
-   * The settings of one config class: its static {@link ConfigProperty} fields and the properties returned by its
-   * static functions of one {@code String} (a table name), called with {@value #TABLE_PLACEHOLDER}.
-   *
-   * @return the settings by key; a key declared both ways appears once
-   */
-  static Collection<ConfigProperty<?>> properties(Class<?> type) {
-    Map<String, ConfigProperty<?>> byKey = new TreeMap<>();
-    Field[] fields = type.getDeclaredFields();
-    Arrays.sort(fields, Comparator.comparing(Field::getName));
-    for (Field field : fields) {
-      if (Modifier.isStatic(field.getModifiers()) && ConfigProperty.class.isAssignableFrom(field.getType())) {
-        try {
-          field.setAccessible(true);
-          ConfigProperty<?> property = (ConfigProperty<?>) field.get(null);
-          byKey.putIfAbsent(property.key(), property);
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException("Cannot read " + type.getName() + "." + field.getName(), e);
-        }
-      }
-    }
-    Method[] methods = type.getDeclaredMethods();
-    Arrays.sort(methods, Comparator.comparing(Method::getName));
-    for (Method method : methods) {
-      if (Modifier.isStatic(method.getModifiers()) && ConfigProperty.class.isAssignableFrom(method.getReturnType())
-          && method.getParameterCount() == 1 && method.getParameterTypes()[0] == String.class) {
-        try {
-          method.setAccessible(true);
-          ConfigProperty<?> property = (ConfigProperty<?>) method.invoke(null, TABLE_PLACEHOLDER);
-          byKey.putIfAbsent(property.key(), property);
-        } catch (IllegalAccessException | InvocationTargetException e) {
-          throw new IllegalStateException("Cannot render the per-table config " + type.getName() + "."
-              + method.getName() + "(String) with the table name '" + TABLE_PLACEHOLDER + "': it must accept it", e);
-        }
-      }
-    }
-    return byKey.values();
-  }
-
   /** The page for the given config classes, sections in the order of their names. */
   static String render(List<Class<?>> configClasses) {
     List<Class<?>> classes = new ArrayList<>(configClasses);
@@ -173,8 +122,8 @@ final class ConfigurationDocGenerator {
     StringBuilder page = new StringBuilder(LICENSE_HEADER).append("\n\n# Configuration\n\n");
     page.append("Every setting of the plugin, by config class, generated from the `ConfigProperty` definitions of the "
         + "classes\nannotated with `@ConfigClassProperty` in the plugin's compiled classes. A key with `")
-        .append(TABLE_PLACEHOLDER).append("` is set once per\nsource table, with the table's name in place of `")
-        .append(TABLE_PLACEHOLDER).append("` (the documentation of the table list says how names are\n"
+        .append(ConfigTable.TABLE_PLACEHOLDER).append("` is set once per\nsource table, with the table's name in place of `")
+        .append(ConfigTable.TABLE_PLACEHOLDER).append("` (the documentation of the table list says how names are\n"
         + "spelled in keys). Alternatives are other names of the same setting.\n\n"
         + "Do not edit this page: `ConfigurationDocGenerator`\n"
         + "(`hudi-utilities-ext/src/test/java/org/apache/hudi/utilities/docs/`) generates it, and "
@@ -183,7 +132,7 @@ final class ConfigurationDocGenerator {
     for (Class<?> type : classes) {
       ConfigClassProperty annotation = type.getAnnotation(ConfigClassProperty.class);
       page.append("- [").append(annotation.name()).append("](#").append(MarkdownLinkChecker.slug(annotation.name()))
-          .append(") (`").append(type.getSimpleName()).append("`): ").append(properties(type).size())
+          .append(") (`").append(type.getSimpleName()).append("`): ").append(ConfigTable.properties(type).size())
           .append(" keys\n");
     }
     for (Class<?> type : classes) {
@@ -193,75 +142,9 @@ final class ConfigurationDocGenerator {
       if (annotation.subGroupName() != ConfigGroups.SubGroupNames.NONE) {
         page.append(", subgroup ").append(annotation.subGroupName().name);
       }
-      page.append(". ").append(prose(annotation.description())).append("\n\n").append(table(type));
+      page.append(". ").append(ConfigTable.prose(annotation.description())).append("\n\n").append(ConfigTable.of(type));
     }
     return page.toString();
-  }
-
-  /** The table of one config class's keys, as the page has it (also in RFC-108's configuration section). */
-  static String table(Class<?> type) {
-    StringBuilder table = new StringBuilder("| key | default | alternatives | valid values | since | advanced | documentation |\n")
-        .append("| --- | --- | --- | --- | --- | --- | --- |\n");
-    for (ConfigProperty<?> property : properties(type)) {
-      table.append("| ").append(code(property.key()))
-          .append(" | ").append(defaultOf(property))
-          .append(" | ").append(property.getAlternatives().stream().map(ConfigurationDocGenerator::code)
-              .collect(Collectors.joining("<br>")))
-          .append(" | ").append(validValues(property).stream().map(ConfigurationDocGenerator::code)
-              .collect(Collectors.joining(", ")))
-          .append(" | ").append(versions(property))
-          .append(" | ").append(property.isAdvanced() ? "yes" : "no")
-          .append(" | ").append(prose(property.doc()))
-          .append(" |\n");
-    }
-    return table.toString();
-  }
-
-  private static String defaultOf(ConfigProperty<?> property) {
-    if (property.hasDefaultValue()) {
-      String value = String.valueOf(property.defaultValue());
-      return value.isEmpty() ? "(empty)" : code(value);
-    }
-    String doc = property.getDocOnDefaultValue();
-    return doc == null || doc.trim().isEmpty() ? "(none)" : "(none: " + prose(doc) + ")";
-  }
-
-  private static String versions(ConfigProperty<?> property) {
-    String since = property.getSinceVersion().isPresent() ? property.getSinceVersion().get() : "";
-    if (property.getDeprecatedVersion().isPresent()) {
-      since += (since.isEmpty() ? "" : ", ") + "deprecated after " + property.getDeprecatedVersion().get();
-    }
-    return prose(since);
-  }
-
-  /** Hudi 0.14 keeps a config's valid values in a private field, without a getter. */
-  private static Collection<String> validValues(ConfigProperty<?> property) {
-    try {
-      Field field = ConfigProperty.class.getDeclaredField("validValues");
-      field.setAccessible(true);
-      Object values = field.get(property);
-      TreeSet<String> sorted = new TreeSet<>();
-      if (values != null) {
-        for (Object value : (Collection<?>) values) {
-          sorted.add(String.valueOf(value));
-        }
-      }
-      return sorted;
-    } catch (NoSuchFieldException | IllegalAccessException e) {
-      throw new IllegalStateException("Cannot read the valid values of " + property.key() + " (Hudi's ConfigProperty "
-          + "has no field 'validValues' any more: update ConfigurationDocGenerator)", e);
-    }
-  }
-
-  /** A value in a table cell, as code. */
-  private static String code(String value) {
-    return "`" + value.replace("|", "\\|") + "`";
-  }
-
-  /** Text in a table cell: one line, no cell separator, no HTML (so that {@code <SRC:t>} shows as written). */
-  private static String prose(String text) {
-    return text.trim().replaceAll("\\s*\\R\\s*", " ").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        .replace("|", "\\|");
   }
 
   private static boolean contains(byte[] bytes, byte[] part) {

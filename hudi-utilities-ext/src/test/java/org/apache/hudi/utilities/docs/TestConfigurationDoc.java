@@ -22,7 +22,7 @@ import org.apache.hudi.common.config.ConfigClassProperty;
 import org.apache.hudi.common.config.ConfigGroups;
 import org.apache.hudi.common.config.ConfigProperty;
 import org.apache.hudi.common.config.HoodieConfig;
-import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
+import org.apache.hudi.utilities.testutils.ConfigTable;
 
 import org.junit.jupiter.api.Test;
 
@@ -92,10 +92,6 @@ class TestConfigurationDoc {
       "hoodie.streamer.transformer.view.auto.cost.incremental.fixed.ms",
       "hoodie.streamer.transformer.view.max.listed.keys");
 
-  private static final String RFC = "rfc/rfc-108/rfc-108.md";
-  private static final String RFC_TABLE_START = "<!-- generated table: HoodieIncrMultiSourceConfig -->";
-  private static final String RFC_TABLE_END = "<!-- end of generated table -->";
-
   @Test
   void checkedInPageIsWhatTheConfigClassesDefine() throws IOException {
     String rendered = ConfigurationDocGenerator.render(ConfigurationDocGenerator.configClasses(classesDir()));
@@ -115,32 +111,10 @@ class TestConfigurationDoc {
     }
   }
 
-  /** RFC-108's configuration table is the multi-table source's table of the page, between its markers. */
-  @Test
-  void rfcConfigurationTableIsWhatTheConfigClassDefines() throws IOException {
-    Path rfc = MarkdownLinkChecker.repositoryRoot().resolve(RFC);
-    String text = new String(Files.readAllBytes(rfc), StandardCharsets.UTF_8).replace("\r\n", "\n");
-    int start = text.indexOf(RFC_TABLE_START);
-    int end = text.indexOf(RFC_TABLE_END);
-    assertTrue(start >= 0 && end > start, RFC + " lacks the markers " + RFC_TABLE_START + " and " + RFC_TABLE_END);
-    String rendered = ConfigurationDocGenerator.table(HoodieIncrMultiSourceConfig.class);
-    String checkedIn = text.substring(start + RFC_TABLE_START.length() + 1, end);
-    if (Boolean.getBoolean(ConfigurationDocGenerator.WRITE_PROPERTY)) {
-      Files.write(rfc, (text.substring(0, start + RFC_TABLE_START.length() + 1) + rendered + text.substring(end))
-          .getBytes(StandardCharsets.UTF_8));
-      System.out.println("Wrote the configuration table of " + rfc);
-      return;
-    }
-    if (!rendered.equals(checkedIn)) {
-      fail(RFC + "'s configuration table is stale: " + firstDifference(checkedIn, rendered) + "Regenerate it with\n  "
-          + ConfigurationDocGenerator.REGENERATE_COMMAND + "\nand commit it.");
-    }
-  }
-
   @Test
   void everyKeyAUserCanSetIsOnThePage() throws IOException {
     List<String> keys = ConfigurationDocGenerator.configClasses(classesDir()).stream()
-        .flatMap(type -> ConfigurationDocGenerator.properties(type).stream())
+        .flatMap(type -> ConfigTable.properties(type).stream())
         .map(ConfigProperty::key)
         .collect(Collectors.toList());
 

@@ -75,7 +75,7 @@ class TestRfcNumbers {
   private static final String CRASH_POINT = TEST_JAVA + "faults/CrashPoint.java";
   private static final String GRAMMAR_PROPERTIES = TEST_SCALA + "org/apache/hudi/utilities/checkpoint/TestMultiTableCheckpointGrammar.scala";
   private static final String SQL_PROPERTIES = TEST_SCALA + "org/apache/hudi/utilities/transform/sql/TestSqlPlaceholderBinding.scala";
-  /** The RFC's table that {@link TestConfigurationDoc} checks: its numbers are the code's by construction. */
+  /** The RFC's table that upstream/build.sh checks (TestRfcConfigurationTable): its numbers are the code's. */
   private static final String GENERATED_START = "<!-- generated table: HoodieIncrMultiSourceConfig -->";
   private static final String GENERATED_END = "<!-- end of generated table -->";
   private static final String PORT_MAP_HEADING = "## Hudi 1.x port map";
@@ -271,7 +271,7 @@ class TestRfcNumbers {
     return normalized.matches("-?\\d+(\\.\\d+)?") ? new BigDecimal(normalized) : null;
   }
 
-  /** The RFC, its generated configuration table blanked (its numbers are checked by {@link TestConfigurationDoc}). */
+  /** The RFC, its generated configuration table blanked (upstream/build.sh checks its numbers). */
   private static String rfcText() {
     String text = read(RFC);
     int start = text.indexOf(GENERATED_START);
