@@ -30,17 +30,10 @@ MASTER="${ROOT}/upstream/master"
 WORK="${MASTER}/target"
 HUDI="${WORK}/hudi"
 read -r -a MVN_FLAGS <<< "${MAVEN_ARGS:-}"
-GIT=(git -c user.name=build-master -c user.email=build-master@localhost -c core.autocrlf=false
-  -c init.defaultBranch=master-base)
+GIT=(git -c user.name=build-master -c user.email=build-master@localhost -c core.autocrlf=false)
 
 rm -rf "${HUDI}"
-mkdir -p "${HUDI}"
-for dir in "${ROOT}"/upstream/master-base/*/; do
-  cp -R "${dir%/}" "${HUDI}/"
-done
-"${GIT[@]}" -C "${HUDI}" init -q
-"${GIT[@]}" -C "${HUDI}" add -A
-"${GIT[@]}" -C "${HUDI}" commit -q -m "apache/hudi master base (upstream/master-base)"
+bash "${ROOT}/upstream/master-base/checkout.sh" "${HUDI}"
 BASE="$("${GIT[@]}" -C "${HUDI}" rev-parse HEAD)"
 
 MAPPING=()

@@ -51,21 +51,8 @@ GIT=(git -c user.name=check-master-apply -c user.email=check-master-apply@localh
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/check-master-apply.XXXXXX")"
 trap 'rm -rf "${WORK}"' EXIT
 REPO="${WORK}/hudi"
-mkdir -p "${REPO}"
 
-# Only the source tree: the top-level directories of the base (hudi-common/, hudi-utilities/, ...).
-shopt -s nullglob
-dirs=("${BASE_DIR}"/*/)
-if [[ ${#dirs[@]} -eq 0 ]]; then
-  echo "no source files under ${BASE_DIR}" >&2
-  exit 2
-fi
-for d in "${dirs[@]}"; do
-  cp -R "${d%/}" "${REPO}/"
-done
-"${GIT[@]}" -C "${REPO}" init -q
-"${GIT[@]}" -C "${REPO}" add -A
-"${GIT[@]}" -C "${REPO}" commit -q -m "apache/hudi master base (upstream/master-base)"
+bash "${BASE_DIR}/checkout.sh" "${REPO}"
 nfiles="$("${GIT[@]}" -C "${REPO}" ls-files | wc -l | tr -d ' ')"
 echo "master base: upstream/master-base, ${nfiles} files (commits per file in upstream/master-base/MANIFEST.tsv)"
 
