@@ -383,7 +383,7 @@ final class IncrementalTableReader {
     }
     LOG.warn("{}; skipping it: it gets an empty dataset without columns and keeps its position (skip.on.schema.failure)",
         problem);
-    return new TableBatch(table.name(), spark.emptyDataFrame(), Option.empty(), true);
+    return new TableBatch(table.name(), EmptyRows.of(spark, new StructType()), Option.empty(), true);
   }
 
   private HoodieIncrSource stockSource(SourceTable table, int numInstants, MissingCheckpointStrategy strategy,
