@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.testutils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -147,13 +148,31 @@ public final class SparkStandaloneCluster implements AutoCloseable {
 
   /** Every log file of the cluster: the Master's, the Workers' and each executor's stdout and stderr. */
   public List<Path> logs() {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).filter(file -> !file.startsWith(sparkHome))
-          .filter(file -> file.toString().endsWith(".log") || file.endsWith("stdout") || file.endsWith("stderr"))
-          .sorted().collect(Collectors.toList());
+    List<Path> logs = new ArrayList<>(filesIn(dir.resolve("logs"), "*.log"));
+    for (Path workDir : filesIn(dir, "worker-*")) {
+      for (Path application : filesIn(workDir, "app-*")) {
+        for (Path executor : filesIn(application, "*")) {
+          logs.addAll(filesIn(executor, "{stdout,stderr}"));
+        }
+      }
+    }
+    Collections.sort(logs);
+    return logs;
+  }
+
+  /**
+   * The entries of one folder matching a glob. The logs are looked up folder by folder rather than by walking the
+   * cluster's folder: a walk also enters the executors' scratch space ({@code worker-<n>/local}), whose shuffle files
+   * a running executor deletes under the walk.
+   */
+  private static List<Path> filesIn(Path folder, String glob) {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(folder, glob)) {
+      stream.forEach(entries::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return entries;
   }
 
   /** Where the logs are, for failure messages. */
