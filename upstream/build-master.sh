@@ -24,7 +24,6 @@
 #     and test, as patched so far, including those a patch changes (StreamSync, ...): their bodies call master classes
 #     that are not served here, so a changed file is checked for its signatures only, unless compile-with.txt lists it;
 #     upstream/master/not-compiled.txt names the base files left out, and why;
-#   - upstream/master/placeholders: stand-ins for master classes the stubs name that master-base does not hold yet;
 #   - the series' own tests (upstream/master/src/test/java): TestMasterSignatures compares InputBatch, Source and
 #     SourceFormatAdapter as patched with the base's (staged as stubs under base-signatures/);
 # and runs the master-form module (mvn -Pupstream -pl upstream/master test): compiled against Hudi 1.0.2's Spark 3.5
@@ -114,7 +113,6 @@ for patch in "${PATCHES[@]}"; do
     TO_STUB+=("${staged}/base-signatures/${file##*/}")
   done
   java "${STUBS}" "${TO_STUB[@]}"
-  cp -R "${MASTER}/placeholders/." "${staged}/compile/main/"
   echo "compiled with their bodies: the files the patches add and compile-with.txt's; as signature-only stubs: ${stubbed} master-base files"
   (cd "${SERIES_TESTS}" && find . -name '*.java') | while read -r test; do
     for copy in compile as-patched; do

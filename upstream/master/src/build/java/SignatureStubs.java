@@ -66,7 +66,7 @@ import java.util.stream.Stream;
  */
 public final class SignatureStubs {
 
-  private static final String THROW = "throw new UnsupportedOperationException(\"stub\"); }";
+  private static final String THROW = "throw new UnsupportedOperationException(\"stub\");";
 
   private SignatureStubs() {
   }
@@ -112,10 +112,22 @@ public final class SignatureStubs {
     new TreeScanner<Void, Void>() {
       @Override
       public Void visitClass(ClassTree type, Void unused) {
-        if (type.getKind() != Tree.Kind.ENUM) {
-          type.getMembers().stream().filter(VariableTree.class::isInstance).forEach(fields::add);
+        scan(type.getModifiers(), null);
+        scan(type.getTypeParameters(), null);
+        scan(type.getExtendsClause(), null);
+        scan(type.getImplementsClause(), null);
+        for (Tree member : type.getMembers()) {
+          if (member.getKind() == Tree.Kind.BLOCK) {
+            edits.add(new Edit(start(member), end(member), "{ }"));
+          } else {
+            // An interface's fields are constants, whatever their modifiers say; an enum's stay as written.
+            if (member.getKind() == Tree.Kind.VARIABLE && type.getKind() == Tree.Kind.CLASS) {
+              fields.add(member);
+            }
+            scan(member, null);
+          }
         }
-        return super.visitClass(type, null);
+        return null;
       }
 
       @Override
@@ -142,7 +154,7 @@ public final class SignatureStubs {
               scan(first, null);
             }
           }
-          edits.add(new Edit(start(body), end(body), "{ " + kept + THROW));
+          edits.add(new Edit(start(body), end(body), "{ " + kept + THROW + " }"));
         }
         return null;
       }
@@ -158,13 +170,6 @@ public final class SignatureStubs {
         String zero = type.getKind() == Tree.Kind.PRIMITIVE_TYPE
             ? (((PrimitiveTypeTree) type).getPrimitiveTypeKind() == TypeKind.BOOLEAN ? "false" : "0") : "null";
         edits.add(new Edit(start(variable.getInitializer()), end(variable.getInitializer()), zero));
-        return null;
-      }
-
-      @Override
-      public Void visitBlock(BlockTree block, Void unused) {
-        // Reached only for initializer blocks: method bodies are not scanned.
-        edits.add(new Edit(start(block), end(block), "{ }"));
         return null;
       }
 
