@@ -18,11 +18,19 @@
 # Builds the master form: the patch series of upstream/master/series, as pull requests to apache/hudi master.
 # For each patch, in order and with only the patches before it: git apply --check and git am onto the apache/hudi master files kept in
 # upstream/master-base (a git work tree under upstream/master/target/hudi), which fails if the patch does not apply to
-# master; then stages every file the patches so far add or change, with the master-base files of
-# upstream/master/compile-with.txt, their packages mapped to Hudi 1.0.2's (upstream/master/package-map.tsv), and runs
-# the master-form module (mvn -Pupstream -pl upstream/master test): compiled against Hudi 1.0.2's Spark 3.5 bundle, the
-# newest 1.x release served here; Hudi's checkstyle on the files as the patches write them; the tests the patch adds
-# or changes, and after the last patch every test of the series. Stops at the first failure.
+# master; then stages, with master's packages mapped to Hudi 1.0.2's (upstream/master/package-map.tsv):
+#   - with their bodies: every file the patches so far add, and the master-base files of upstream/master/compile-with.txt;
+#   - as signature-only stubs (upstream/master/src/build/java/SignatureStubs.java): every other master-base file, main
+#     and test, as patched so far, including those a patch changes (StreamSync, ...): their bodies call master classes
+#     that are not served here, so a changed file is checked for its signatures only, unless compile-with.txt lists it;
+#     upstream/master/not-compiled.txt names the base files left out, and why;
+#   - the series' own tests (upstream/master/src/test/java): TestMasterSignatures compares InputBatch, Source and
+#     SourceFormatAdapter as patched with the base's (staged as stubs under base-signatures/);
+# and runs the master-form module (mvn -Pupstream -pl upstream/master test): compiled against Hudi 1.0.2's Spark 3.5
+# bundle, the newest 1.x release served here, and the jars the stubs need (upstream/master/pom.xml); Hudi's checkstyle
+# on the files the patches add or change, as they write them, and on the series' tests (not on stubs or other base
+# files); the tests the patch adds or changes with TestMasterSignatures, and after the last patch every test of the
+# series. Stops at the first failure.
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,17 +48,31 @@ MAPPING=()
 while IFS=$'\t' read -r from to; do
   MAPPING+=(-e "s/\\b${from//./\\.}/${to}/g")
 done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/package-map.tsv")
-mapfile -t COMPILE_WITH < <(grep -v '^\s*\(#\|$\)' "${MASTER}/compile-with.txt")
+declare -A COMPILE_WITH NOT_COMPILED
+while read -r file; do COMPILE_WITH["${file}"]=1; done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/compile-with.txt")
+while read -r file; do NOT_COMPILED["${file}"]=1; done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/not-compiled.txt")
+STUBS="${MASTER}/src/build/java/SignatureStubs.java"
+SERIES_TESTS="${MASTER}/src/test/java"
+# The classes the series leaves as master has them (the #19299 thread), compared by TestMasterSignatures.
+SIGNATURES_KEPT=(
+  hudi-utilities/src/main/java/org/apache/hudi/utilities/sources/InputBatch.java
+  hudi-utilities/src/main/java/org/apache/hudi/utilities/sources/Source.java
+  hudi-utilities/src/main/java/org/apache/hudi/utilities/streamer/SourceFormatAdapter.java
+)
 
-# Copies FILE of the work tree into the staged folders: mapped for the compiler, and as written for checkstyle.
+# Copies FILE of the work tree into the staged folders: mapped for the compiler (and listed in TO_STUB if HOW is stub),
+# and as written for checkstyle if the patches add or change it.
 stage() {
-  local file="$1" staged="$2" checked="$3"
+  local file="$1" staged="$2" how="$3"
   local kind relative
   kind="$(sed -n 's:^[^/]*/src/\(main\|test\)/java/.*:\1:p' <<< "${file}")"
   relative="${file#*/src/"${kind}"/java/}"
   mkdir -p "$(dirname "${staged}/compile/${kind}/${relative}")"
   sed "${MAPPING[@]}" "${HUDI}/${file}" > "${staged}/compile/${kind}/${relative}"
-  if [[ "${checked}" == yes ]]; then
+  if [[ "${how}" == stub ]]; then
+    TO_STUB+=("${staged}/compile/${kind}/${relative}")
+  fi
+  if [[ -n "${CHANGED[${file}]:-}" ]]; then
     mkdir -p "$(dirname "${staged}/as-patched/${kind}/${relative}")"
     cp "${HUDI}/${file}" "${staged}/as-patched/${kind}/${relative}"
   fi
@@ -70,23 +92,42 @@ for patch in "${PATCHES[@]}"; do
   staged="${WORK}/patch-${step}"
   rm -rf "${staged}"
   mkdir -p "${staged}/compile/main" "${staged}/compile/test" "${staged}/as-patched/main" "${staged}/as-patched/test"
-  mapfile -t CHANGED < <("${GIT[@]}" -C "${HUDI}" diff --name-only --diff-filter=AM "${BASE}" HEAD -- '*/src/*.java')
-  for file in "${CHANGED[@]}"; do
-    stage "${file}" "${staged}" yes
-  done
-  for file in "${COMPILE_WITH[@]}"; do
-    if [[ ! " ${CHANGED[*]} " =~ " ${file} " ]]; then
-      stage "${file}" "${staged}" no
+  declare -A ADDED=() CHANGED=()
+  while read -r file; do ADDED["${file}"]=1; done \
+    < <("${GIT[@]}" -C "${HUDI}" diff --name-only --diff-filter=A "${BASE}" HEAD -- '*/src/*.java')
+  while read -r file; do CHANGED["${file}"]=1; done \
+    < <("${GIT[@]}" -C "${HUDI}" diff --name-only --diff-filter=AM "${BASE}" HEAD -- '*/src/*.java')
+  TO_STUB=()
+  stubbed=0
+  while read -r file; do
+    if [[ -n "${ADDED[${file}]:-}" || -n "${COMPILE_WITH[${file}]:-}" ]]; then
+      stage "${file}" "${staged}" body
+    elif [[ -z "${NOT_COMPILED[${file}]:-}" ]]; then
+      stage "${file}" "${staged}" stub
+      stubbed=$((stubbed + 1))
     fi
+  done < <("${GIT[@]}" -C "${HUDI}" ls-files -- '*/src/main/java/*.java' '*/src/test/java/*.java')
+  mkdir -p "${staged}/base-signatures"
+  for file in "${SIGNATURES_KEPT[@]}"; do
+    "${GIT[@]}" -C "${HUDI}" show "${BASE}:${file}" | sed "${MAPPING[@]}" > "${staged}/base-signatures/${file##*/}"
+    TO_STUB+=("${staged}/base-signatures/${file##*/}")
+  done
+  java "${STUBS}" "${TO_STUB[@]}"
+  echo "compiled with their bodies: the files the patches add and compile-with.txt's; as signature-only stubs: ${stubbed} master-base files"
+  (cd "${SERIES_TESTS}" && find . -name '*.java') | while read -r test; do
+    for copy in compile as-patched; do
+      mkdir -p "$(dirname "${staged}/${copy}/test/${test}")"
+      cp "${SERIES_TESTS}/${test}" "${staged}/${copy}/test/${test}"
+    done
   done
   "${GIT[@]}" -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
   TESTS=()
   if (( step < ${#PATCHES[@]} )); then
     own="$("${GIT[@]}" -C "${HUDI}" diff --name-only --diff-filter=AM HEAD~1 HEAD -- '*/src/test/*.java' \
       | sed -n 's:.*/\(Test[^/]*\)\.java$:\1:p' | paste -sd, -)"
-    TESTS=(-Dtest="${own:-none}" -Dsurefire.failIfNoSpecifiedTests=false)
-    echo "tests of this patch: ${own:-none}"
+    TESTS=(-Dtest="${own:+${own},}TestMasterSignatures" -Dsurefire.failIfNoSpecifiedTests=false)
+    echo "tests of this patch: ${own:-none}; and TestMasterSignatures"
   fi
   (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream/master test -Dpatched.dir="${staged}" "${TESTS[@]}")
 done
-echo "==== upstream master form: every patch applied to master, compiled against Hudi 1.0.2, checked and tested ===="
+echo "==== upstream master form: every patch applied to master, compiled against Hudi 1.0.2 and master's signatures, checked and tested ===="
