@@ -30,7 +30,8 @@
 # bundle, the newest 1.x release served here, and the jars the stubs need (upstream/master/pom.xml); Hudi's checkstyle
 # on the files the patches add or change, as they write them, and on the series' tests (not on stubs or other base
 # files); the tests the patch adds or changes with TestMasterSignatures, and after the last patch every test of the
-# series. Stops at the first failure.
+# series, except those upstream/master/compile-only-tests.txt lists (compiled, not run: they run on stubbed master
+# classes). Stops at the first failure.
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,6 +52,7 @@ done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/package-map.tsv")
 declare -A COMPILE_WITH NOT_COMPILED
 while read -r file; do COMPILE_WITH["${file}"]=1; done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/compile-with.txt")
 while read -r file; do NOT_COMPILED["${file}"]=1; done < <(grep -v '^\s*\(#\|$\)' "${MASTER}/not-compiled.txt")
+mapfile -t COMPILE_ONLY_TESTS < <(grep -v '^\s*\(#\|$\)' "${MASTER}/compile-only-tests.txt")
 STUBS="${MASTER}/src/build/java/SignatureStubs.java"
 SERIES_TESTS="${MASTER}/src/test/java"
 # The classes the series leaves as master has them (the #19299 thread), compared by TestMasterSignatures.
@@ -121,13 +123,16 @@ for patch in "${PATCHES[@]}"; do
     done
   done
   "${GIT[@]}" -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
-  TESTS=()
+  not_run="$(printf '!%s,' "${COMPILE_ONLY_TESTS[@]}")"
   if (( step < ${#PATCHES[@]} )); then
     own="$("${GIT[@]}" -C "${HUDI}" diff --name-only --diff-filter=AM HEAD~1 HEAD -- '*/src/test/*.java' \
       | sed -n 's:.*/\(Test[^/]*\)\.java$:\1:p' | paste -sd, -)"
-    TESTS=(-Dtest="${own:+${own},}TestMasterSignatures" -Dsurefire.failIfNoSpecifiedTests=false)
+    TESTS=(-Dtest="${own:+${own},}TestMasterSignatures,${not_run%,}" -Dsurefire.failIfNoSpecifiedTests=false)
     echo "tests of this patch: ${own:-none}; and TestMasterSignatures"
+  else
+    TESTS=(-Dtest="${not_run%,}" -Dsurefire.failIfNoSpecifiedTests=false)
   fi
+  echo "compiled, not run (compile-only-tests.txt): ${COMPILE_ONLY_TESTS[*]}"
   (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream/master test -Dpatched.dir="${staged}" "${TESTS[@]}")
 done
 echo "==== upstream master form: every patch applied to master, compiled against Hudi 1.0.2 and master's signatures, checked and tested ===="
