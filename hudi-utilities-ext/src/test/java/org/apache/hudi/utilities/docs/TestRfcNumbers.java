@@ -79,8 +79,10 @@ class TestRfcNumbers {
   private static final String GENERATED_START = "<!-- generated table: HoodieIncrMultiSourceConfig -->";
   private static final String GENERATED_END = "<!-- end of generated table -->";
   private static final String PORT_MAP_HEADING = "## Hudi 1.x port map";
-  private static final String SERIES = "upstream/series";
-  private static final String PATCHES = "upstream/patches/";
+  /** The patch series for Hudi 0.14.0, built and run end to end by upstream/build.sh. */
+  private static final PatchSeries SERIES = new PatchSeries("upstream/series", "upstream/patches/");
+  /** The series as pull requests to apache/hudi master, built by upstream/build-master.sh. */
+  private static final PatchSeries MASTER_SERIES = new PatchSeries("upstream/master/series", "upstream/master/patches/");
   private static final String UPSTREAM_STREAMER_TEST = "hudi-utilities/src/test/java/org/apache/hudi/utilities/sources/TestHoodieIncrMultiSource.java";
 
   /**
@@ -132,15 +134,17 @@ class TestRfcNumbers {
             TestRfcNumbers::portMapJavaFiles),
         claim(PORT_DOC, "poms of the port map", "Java files and (\\w+) poms",
             "the distinct pom.xml files of the port map's project-file column", TestRfcNumbers::portMapPoms),
-        claim("patches of the series", "built as (\\w+) patches against",
-            "the patches of " + SERIES, TestRfcNumbers::seriesPatches),
-        claim("lines the series adds to StreamSync", "`StreamSync`\\*\\* changes by (\\w+) added",
-            "the lines the patches of " + SERIES + " add to StreamSync.java", () -> seriesLines("/StreamSync\\.java$")[0]),
-        claim("lines the series removes from StreamSync", "changes by \\w+ added and (\\w+) removed lines",
-            "the lines the patches of " + SERIES + " remove from StreamSync.java", () -> seriesLines("/StreamSync\\.java$")[1]),
+        claim("patches of the master series", "PRs 1 to (\\w+) applied to master's files",
+            "the patches of " + MASTER_SERIES, MASTER_SERIES::patches),
+        claim("lines the master series adds to StreamSync", "`StreamSync`\\*\\* changes by (\\w+) added",
+            "the lines the patches of " + MASTER_SERIES + " add to StreamSync.java",
+            () -> MASTER_SERIES.lines("/StreamSync\\.java$")[0]),
+        claim("lines the master series removes from StreamSync", "changes by \\w+ added and (\\w+) removed lines",
+            "the lines the patches of " + MASTER_SERIES + " remove from StreamSync.java",
+            () -> MASTER_SERIES.lines("/StreamSync\\.java$")[1]),
         claim("misconfigurations of the upstream end-to-end test", "a SQL join, (\\w+) misconfigurations failing",
             "the cases of misconfigurationFailsBeforeAnythingIsCommitted in " + UPSTREAM_STREAMER_TEST + " as the series leaves it",
-            () -> casesOf(patchedFile(UPSTREAM_STREAMER_TEST), "misconfigurationFailsBeforeAnythingIsCommitted")),
+            () -> casesOf(SERIES.patchedFile(UPSTREAM_STREAMER_TEST), "misconfigurationFailsBeforeAnythingIsCommitted")),
         claim("Hudi version", "(?:Hudi|slim bundle for|`hudi-utilities`) (\\d+\\.\\d+\\.\\d+)",
             "hudi.version of " + POM, () -> group(read(POM), "<hudi\\.version>([^<]+)</hudi\\.version>")));
   }
@@ -493,50 +497,66 @@ class TestRfcNumbers {
   // Sources: the patch series of upstream/
 
   /** The patches of upstream/series, in the order the build applies them. */
-  private static List<String> seriesPatches() {
-    return Arrays.stream(read(SERIES).split("\n")).map(String::trim)
-        .filter(line -> !line.isEmpty() && !line.startsWith("#"))
-        .collect(Collectors.toList());
-  }
+  /** A patch series: the file listing its patches in order, and the folder holding them. */
+  private static final class PatchSeries {
+    private final String seriesFile;
+    private final String patchFolder;
 
-  /**
-   * The lines added ([0]) and removed ([1]) by the whole series in the files whose path matches {@code fileRegex}, as
-   * {@code git apply --numstat} counts them.
-   */
-  private static int[] seriesLines(String fileRegex) {
-    Pattern file = Pattern.compile(fileRegex);
-    int[] lines = new int[2];
-    for (String patch : seriesPatches()) {
-      for (String stat : git(MarkdownLinkChecker.repositoryRoot(), "apply", "--numstat", patchFile(patch)).split("\n")) {
-        String[] columns = stat.split("\t");
-        if (columns.length == 3 && file.matcher(columns[2]).find()) {
-          lines[0] += Integer.parseInt(columns[0]);
-          lines[1] += Integer.parseInt(columns[1]);
+    PatchSeries(String seriesFile, String patchFolder) {
+      this.seriesFile = seriesFile;
+      this.patchFolder = patchFolder;
+    }
+
+    List<String> patches() {
+      return Arrays.stream(read(seriesFile).split("\n")).map(String::trim)
+          .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+          .collect(Collectors.toList());
+    }
+
+    /**
+     * The lines added ([0]) and removed ([1]) by the whole series in the files whose path matches {@code fileRegex},
+     * as {@code git apply --numstat} counts them.
+     */
+    int[] lines(String fileRegex) {
+      Pattern file = Pattern.compile(fileRegex);
+      int[] lines = new int[2];
+      for (String patch : patches()) {
+        for (String stat : git(MarkdownLinkChecker.repositoryRoot(), "apply", "--numstat", patchFile(patch)).split("\n")) {
+          String[] columns = stat.split("\t");
+          if (columns.length == 3 && file.matcher(columns[2]).find()) {
+            lines[0] += Integer.parseInt(columns[0]);
+            lines[1] += Integer.parseInt(columns[1]);
+          }
         }
       }
+      return lines;
     }
-    return lines;
-  }
 
-  /** A file as the whole series leaves it: the patches applied in order by git, as upstream/build.sh applies them. */
-  private static String patchedFile(String path) {
-    try {
-      Path tree = Files.createTempDirectory("rfc-numbers");
+    /** A file as the whole series leaves it: the patches applied in order by git, as the build scripts apply them. */
+    String patchedFile(String path) {
       try {
-        for (String patch : seriesPatches()) {
-          git(tree, "apply", "--include=" + path, patchFile(patch));
+        Path tree = Files.createTempDirectory("rfc-numbers");
+        try {
+          for (String patch : patches()) {
+            git(tree, "apply", "--include=" + path, patchFile(patch));
+          }
+          return new String(Files.readAllBytes(tree.resolve(path)), StandardCharsets.UTF_8);
+        } finally {
+          FileIOUtils.deleteDirectory(tree.toFile());
         }
-        return new String(Files.readAllBytes(tree.resolve(path)), StandardCharsets.UTF_8);
-      } finally {
-        FileIOUtils.deleteDirectory(tree.toFile());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-  }
 
-  private static String patchFile(String patch) {
-    return MarkdownLinkChecker.repositoryRoot().resolve(PATCHES + patch).toString();
+    private String patchFile(String patch) {
+      return MarkdownLinkChecker.repositoryRoot().resolve(patchFolder + patch).toString();
+    }
+
+    @Override
+    public String toString() {
+      return seriesFile;
+    }
   }
 
   /** Runs git in {@code dir}; its standard output, or a failure with its messages. */
