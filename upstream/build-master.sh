@@ -16,10 +16,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # Builds the master form: the patch series of upstream/master/series, as pull requests to apache/hudi master.
-# For each patch, in order and with only the patches before it: git apply --check and git am onto the apache/hudi master files kept in
-# upstream/master-base (a git work tree under upstream/master/target/hudi), which fails if the patch does not apply to
-# master; then stages, with master's packages mapped to Hudi 1.0.2's (upstream/master/package-map.tsv):
-#   - with their bodies: every file the patches so far add, and the master-base files of upstream/master/compile-with.txt;
+# For each patch, in order and with only the patches before it: git apply --check and git am onto the apache/hudi
+# master files kept in upstream/master-base (a git work tree under upstream/master/target/hudi), which fails if the
+# patch does not apply to master; then stages, with master's packages mapped to Hudi 1.0.2's
+# (upstream/master/package-map.tsv):
+#   - with their bodies: every file the patches so far add, and the master-base files of
+#     upstream/master/compile-with.txt;
 #   - as signature-only stubs (upstream/master/src/build/java/SignatureStubs.java): every other master-base file, main
 #     and test, as patched so far, including those a patch changes (StreamSync, ...): their bodies call master classes
 #     that are not served here, so a changed file is checked for its signatures only, unless compile-with.txt lists it;
@@ -115,7 +117,8 @@ for patch in "${PATCHES[@]}"; do
     TO_STUB+=("${staged}/base-signatures/${file##*/}")
   done
   java "${STUBS}" "${TO_STUB[@]}"
-  echo "compiled with their bodies: the files the patches add and compile-with.txt's; as signature-only stubs: ${stubbed} master-base files"
+  echo "compiled with their bodies: the files the patches add and compile-with.txt's;" \
+    "as signature-only stubs: ${stubbed} master-base files"
   (cd "${SERIES_TESTS}" && find . -name '*.java') | while read -r test; do
     for copy in compile as-patched; do
       mkdir -p "$(dirname "${staged}/${copy}/test/${test}")"
@@ -135,4 +138,5 @@ for patch in "${PATCHES[@]}"; do
   echo "compiled, not run (compile-only-tests.txt): ${COMPILE_ONLY_TESTS[*]}"
   (cd "${ROOT}" && mvn "${MVN_FLAGS[@]}" -B -Pupstream -pl upstream/master test -Dpatched.dir="${staged}" "${TESTS[@]}")
 done
-echo "==== upstream master form: every patch applied to master, compiled against Hudi 1.0.2 and master's signatures, checked and tested ===="
+echo "==== upstream master form: every patch applied to master, compiled against Hudi 1.0.2 and master's signatures," \
+  "checked and tested ===="
