@@ -18,7 +18,7 @@
 # Builds the master form: the patch series of upstream/master/series, as pull requests to apache/hudi master.
 # For each patch, in order and with only the patches before it: git apply --check and git am onto the apache/hudi
 # master files kept in upstream/master-base (a git work tree under upstream/master/target/hudi), which fails if the
-# patch does not apply to master; then stages, with master's packages mapped to Hudi 1.0.2's
+# patch does not apply to master; then stages (staging.sh), with master's packages mapped to Hudi 1.0.2's
 # (upstream/master/package-map.tsv):
 #   - with their bodies: every file the patches so far add, and the master-base files of
 #     upstream/master/compile-with.txt;
@@ -41,6 +41,8 @@ MASTER="${ROOT}/upstream/master"
 WORK="${MASTER}/target"
 HUDI="${WORK}/hudi"
 read -r -a MVN_FLAGS <<< "${MAVEN_ARGS:-}"
+# shellcheck source-path=SCRIPTDIR source=staging.sh
+source "${ROOT}/upstream/staging.sh"
 GIT=(git -c user.name=build-master -c user.email=build-master@localhost -c core.autocrlf=false)
 
 rm -rf "${HUDI}"
@@ -64,21 +66,13 @@ SIGNATURES_KEPT=(
   hudi-utilities/src/main/java/org/apache/hudi/utilities/streamer/SourceFormatAdapter.java
 )
 
-# Copies FILE of the work tree into the staged folders: mapped for the compiler (and listed in TO_STUB if HOW is stub),
-# and as written for checkstyle if the patches add or change it.
+# Stages FILE of the work tree (staging.sh): mapped for the compiler (and listed in TO_STUB if HOW is stub), and as
+# written for checkstyle if the patches add or change it.
 stage() {
   local file="$1" staged="$2" how="$3"
-  local kind relative
-  kind="$(sed -n 's:^[^/]*/src/\(main\|test\)/java/.*:\1:p' <<< "${file}")"
-  relative="${file#*/src/"${kind}"/java/}"
-  mkdir -p "$(dirname "${staged}/compile/${kind}/${relative}")"
-  sed "${MAPPING[@]}" "${HUDI}/${file}" > "${staged}/compile/${kind}/${relative}"
+  stage_file "${HUDI}" "${file}" "${staged}" "${CHANGED[${file}]:+checked}" "${MAPPING[@]}"
   if [[ "${how}" == stub ]]; then
-    TO_STUB+=("${staged}/compile/${kind}/${relative}")
-  fi
-  if [[ -n "${CHANGED[${file}]:-}" ]]; then
-    mkdir -p "$(dirname "${staged}/as-patched/${kind}/${relative}")"
-    cp "${HUDI}/${file}" "${staged}/as-patched/${kind}/${relative}"
+    TO_STUB+=("${STAGED_COPY}")
   fi
 }
 
@@ -119,12 +113,7 @@ for patch in "${PATCHES[@]}"; do
   java "${STUBS}" "${TO_STUB[@]}"
   echo "compiled with their bodies: the files the patches add and compile-with.txt's;" \
     "as signature-only stubs: ${stubbed} master-base files"
-  (cd "${SERIES_TESTS}" && find . -name '*.java') | while read -r test; do
-    for copy in compile as-patched; do
-      mkdir -p "$(dirname "${staged}/${copy}/test/${test}")"
-      cp "${SERIES_TESTS}/${test}" "${staged}/${copy}/test/${test}"
-    done
-  done
+  stage_series_tests "${SERIES_TESTS}" "${staged}"
   "${GIT[@]}" -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
   not_run="$(printf '!%s,' "${COMPILE_ONLY_TESTS[@]}")"
   if (( step < ${#PATCHES[@]} )); then

@@ -19,10 +19,11 @@
 # Builds the upstream form: Hudi 0.14.0's hudi-utilities sources with the patch series applied, one patch at a time.
 # For each patch of upstream/series, in order, with only the patches before it: applies it to the unpacked sources
 # (a git work tree under upstream/target/hudi, laid out as apache/hudi), stages every file the patches so far added
-# or changed, and runs the upstream module (mvn -Pupstream -pl upstream -am test): those files compiled against the
-# released hudi-utilities they replace, Hudi's checkstyle on them, and the tests the patch adds or changes; after the
-# last patch, every test of the series and the series' own tests (upstream/src/test: RFC-108's configuration table
-# is the patched config class's). Stops at the first failure. Then builds the master form (build-master.sh).
+# or changed (staging.sh: relocated for the compiler, as written for checkstyle), and runs the upstream module
+# (mvn -Pupstream -pl upstream -am test): those files compiled against the released hudi-utilities they replace,
+# Hudi's checkstyle on them, and the tests the patch adds or changes; after the last patch, every test of the series
+# and the series' own tests (upstream/src/test: RFC-108's configuration table is the patched config class's). Stops at
+# the first failure. Then builds the master form (build-master.sh).
 # MAVEN_ARGS adds Maven flags (e.g. MAVEN_ARGS=-o offline).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,6 +32,8 @@ HUDI="${WORK}/hudi"
 MODULE="hudi-utilities"
 SOURCES_JAR="${HOME}/.m2/repository/org/apache/hudi/hudi-utilities_2.12/0.14.0/hudi-utilities_2.12-0.14.0-sources.jar"
 read -r -a MVN_FLAGS <<< "${MAVEN_ARGS:-}"
+# shellcheck source-path=SCRIPTDIR source=staging.sh
+source "${ROOT}/upstream/staging.sh"
 
 if [[ ! -f "${SOURCES_JAR}" ]]; then
   mvn "${MVN_FLAGS[@]}" -B -q dependency:get -Dtransitive=false \
@@ -63,20 +66,11 @@ grep -v '^\s*\(#\|$\)' "${ROOT}/upstream/series" | while read -r patch; do
   staged="${WORK}/patch-${step}"
   rm -rf "${staged}"
   git -C "${HUDI}" diff --name-only --diff-filter=AM "${BASE}" HEAD -- "${MODULE}/src" | while read -r file; do
-    kind="$(sed -n 's:^[^/]*/src/\(main\|test\)/java/.*:\1:p' <<< "${file}")"
-    relative="${file#*/src/"${kind}"/java/}"
-    mkdir -p "$(dirname "${staged}/as-patched/${kind}/${relative}")" "$(dirname "${staged}/compile/${kind}/${relative}")"
-    cp "${HUDI}/${file}" "${staged}/as-patched/${kind}/${relative}"
-    sed "${RELOCATIONS[@]}" "${HUDI}/${file}" > "${staged}/compile/${kind}/${relative}"
+    stage_file "${HUDI}" "${file}" "${staged}" checked "${RELOCATIONS[@]}"
   done
   if (( step == PATCHES )); then
     # The series' own tests (upstream/src/test/java), not part of any patch: they check the series as a whole.
-    (cd "${ROOT}/upstream/src/test/java" && find . -name '*.java') | while read -r test; do
-      for copy in compile as-patched; do
-        mkdir -p "$(dirname "${staged}/${copy}/test/${test}")"
-        cp "${ROOT}/upstream/src/test/java/${test}" "${staged}/${copy}/test/${test}"
-      done
-    done
+    stage_series_tests "${ROOT}/upstream/src/test/java" "${staged}"
   fi
   git -C "${HUDI}" diff --stat "${BASE}" HEAD | tail -1
   TESTS=()
