@@ -66,6 +66,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.map_from_entries;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.negate;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.struct;
@@ -422,7 +423,9 @@ final class AggregateState {
         case AVG:
           changes.add(sum(when(input.isNotNull(), col(SIGN)).otherwise(0)).as(DELTA_PREFIX + "count_" + j));
           if (outputs.get(j).kind != Kind.COUNT) {
-            changes.add(sum(input.multiply(col(SIGN))).as(DELTA_PREFIX + "sum_" + j));
+            // Negated, not multiplied by the sign: a DECIMAL(p,s) times an INT is typed DECIMAL(p+11,s), which past
+            // 38 digits Spark narrows by cutting the scale to 6.
+            changes.add(sum(when(counted, input).otherwise(negate(input))).as(DELTA_PREFIX + "sum_" + j));
           }
           break;
         case MIN:
@@ -618,8 +621,12 @@ final class AggregateState {
     return appended;
   }
 
-  private static Column changedSum(int output) {
-    return coalesce(col(DELTA_PREFIX + "sum_" + output), lit(0));
+  /**
+   * The change to an output's sum, in its argument's type: a decimal change is summed 10 digits wider than the stored
+   * sum, and adding the two in that width would again pass 38 digits and cut the scale.
+   */
+  private Column changedSum(int output) {
+    return coalesce(col(DELTA_PREFIX + "sum_" + output), lit(0)).cast(outputs.get(output).argument.dataType());
   }
 
   private static Column storedValue(String column) {

@@ -77,6 +77,30 @@ class TestViewAggregateState {
   }
 
   @Test
+  void decimalSumKeepsTheQuerysScaleThroughIncrementalBatches() throws Exception {
+    // SUM of a DECIMAL(20,8) is a DECIMAL(30,8): a change multiplied by its sign, or a stored sum added to a change,
+    // in a wider type would make Spark cut the scale to 6 (1.42857143 + 2.85714286 kept as 4.285714).
+    ViewJob view = new ViewJob(dir, "SELECT user_id, sum(CAST(amount / 7 AS DECIMAL(20,8))) AS total, count(*) AS n "
+        + "FROM <TABLE:orders> GROUP BY user_id", "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1), order("o3", "u2", 5, 1));
+    view.sync();
+    Column[] state = columns("user_id", "total", "n");
+    assertEquals(List.of("[u1,4.28571429,2]", "[u2,0.71428571,1]"), view.rows(view.target().select(state)));
+
+    view.orders(order("o1", "u1", 40, 2), order("o4", "u1", 1, 2), order("o5", "u2", 3, 2));
+    view.sync();
+    assertEquals(List.of("[u1,8.71428571,3]", "[u2,1.14285714,2]"), view.rows(view.target().select(state)),
+        "5.71428571 + 2.85714286 + 0.14285714 and 0.71428571 + 0.42857143, to the last of the 8 digits");
+    view.assertTargetIsTheQuery();
+
+    view.deleteOrders(order("o2", "u1", 20, 3));
+    view.sync();
+    assertEquals(List.of("[u1,5.85714285,2]", "[u2,1.14285714,2]"), view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
   void groupsCrossHavingBothWaysByTheAggregatesKeptForIt() throws Exception {
     ViewJob view = new ViewJob(dir, "SELECT user_id, count(*) AS n FROM <TABLE:orders> GROUP BY user_id "
         + "HAVING sum(amount) > 25", "user_id");
