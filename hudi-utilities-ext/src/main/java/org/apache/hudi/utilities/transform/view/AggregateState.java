@@ -41,6 +41,8 @@ import org.apache.spark.sql.types.AtomicType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.FractionalType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
@@ -54,13 +56,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static org.apache.spark.sql.functions.abs;
+import static org.apache.spark.sql.functions.array;
 import static org.apache.spark.sql.functions.array_sort;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_list;
+import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.isnan;
 import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.map_from_entries;
@@ -101,7 +107,8 @@ import static scala.collection.JavaConverters.seqAsJavaList;
  * the change touches from their rows.
  *
  * <p>A sum of floating-point values kept this way is the sum of the batches' additions and subtractions: it can differ
- * from a recompute in the last digits, as Spark's own sum does between two orders of the same rows.
+ * from a recompute in the last digits, as Spark's own sum does between two orders of the same rows. A group whose
+ * changed rows or stored sum hold a NaN or an infinity is recomputed from its rows, since no subtraction takes one out.
  */
 final class AggregateState {
 
@@ -121,6 +128,11 @@ final class AggregateState {
   static final String STORED_ROWS = STORED_PREFIX + ROWS;
   /** The column of {@link #updated}'s rows telling that the group's state cannot be updated from the change. */
   static final String RECOMPUTE = LineagePlan.PREFIX + "recompute";
+  /**
+   * The column of {@link #updated}'s rows naming the values a COUNT(DISTINCT)'s state would count fewer than no rows of
+   * (as {@code column = value}): empty unless the state and the change disagree.
+   */
+  static final String BELOW_ZERO = LineagePlan.PREFIX + "below_zero";
   /** The column of {@link #updated}'s rows telling that the updated group is in the view: it has rows and passes HAVING. */
   static final String IN_VIEW = LineagePlan.PREFIX + "in_view";
 
@@ -296,7 +308,8 @@ final class AggregateState {
 
   /** Whether a batch may find groups whose state the change cannot update: under HAVING, MIN or MAX. */
   boolean mayRecompute() {
-    return having.isPresent() || outputs.stream().anyMatch(output -> output.kind == Kind.MIN || output.kind == Kind.MAX);
+    return having.isPresent() || outputs.stream().anyMatch(output -> output.kind == Kind.MIN || output.kind == Kind.MAX
+        || sumsFloatingPoint(output));
   }
 
   /** When a group is recomputed from its rows, in words. */
@@ -304,6 +317,9 @@ final class AggregateState {
     List<String> when = new ArrayList<>();
     if (outputs.stream().anyMatch(output -> output.kind == Kind.MIN || output.kind == Kind.MAX)) {
       when.add("an old row held its MIN or MAX");
+    }
+    if (outputs.stream().anyMatch(AggregateState::sumsFloatingPoint)) {
+      when.add("a changed row or the stored sum holds a NaN or an infinity, which no subtraction takes out of a sum");
     }
     if (having.isPresent()) {
       when.add("the target does not hold it, as HAVING may have kept it out");
@@ -427,6 +443,9 @@ final class AggregateState {
             // 38 digits Spark narrows by cutting the scale to 6.
             changes.add(sum(when(counted, input).otherwise(negate(input))).as(DELTA_PREFIX + "sum_" + j));
           }
+          if (sumsFloatingPoint(outputs.get(j))) {
+            changes.add(max(nonFinite(input)).as(DELTA_PREFIX + "non_finite_" + j));
+          }
           break;
         case MIN:
           changes.add(min(when(not(counted), input)).as(DELTA_PREFIX + "left_" + j));
@@ -491,6 +510,7 @@ final class AggregateState {
     // Each written column's new value, by name.
     Map<String, Column> hidden = new HashMap<>();
     Column recompute = having.isPresent() ? col(STORED).isNull() : lit(false);
+    Column belowZero = array().cast(DataTypes.createArrayType(DataTypes.StringType));
     for (int j = 0; j < outputs.size(); j++) {
       Output output = outputs.get(j);
       Column changedCount = col(DELTA_PREFIX + "count_" + j);
@@ -506,6 +526,7 @@ final class AggregateState {
           Column counted = storedValue(countColumn(output)).plus(changedCount);
           value = when(counted.gt(0), storedValue(output.column).plus(changedSum(j))).cast(output.type);
           hidden.put(countColumn(output), counted);
+          recompute = recompute.or(nonFiniteSum(j, output.column));
           break;
         }
         case AVG: {
@@ -514,6 +535,7 @@ final class AggregateState {
           value = when(counted.gt(0), summed.cast(output.type).divide(counted.cast(output.type))).cast(output.type);
           hidden.put(sumColumn(output), summed.cast(DataTypes.DoubleType));
           hidden.put(countColumn(output), counted);
+          recompute = recompute.or(nonFiniteSum(j, sumColumn(output)));
           break;
         }
         case MIN:
@@ -528,10 +550,13 @@ final class AggregateState {
           break;
         }
         default: {
-          String merged = String.format("map_filter(map_zip_with(coalesce(map_from_entries(%1$s), map_filter(%2$s, "
-              + "(k, v) -> false)), %2$s, (k, a, b) -> coalesce(a, 0L) + coalesce(b, 0L)), (k, v) -> v > 0L)",
+          String merged = String.format("map_zip_with(coalesce(map_from_entries(%1$s), map_filter(%2$s, "
+              + "(k, v) -> false)), %2$s, (k, a, b) -> coalesce(a, 0L) + coalesce(b, 0L))",
               quoted(STORED_PREFIX + valuesColumn(output)), quoted(DELTA_PREFIX + "values_" + j));
-          Column entries = expr("array_sort(map_entries(" + merged + "))");
+          Column entries = expr("array_sort(map_entries(map_filter(" + merged + ", (k, v) -> v > 0L)))");
+          // A value held by fewer than no rows: the change took away rows the state never counted.
+          belowZero = concat(belowZero, expr(String.format("transform(map_keys(map_filter(%s, (k, v) -> v < 0L)), "
+              + "k -> concat('%s = ', cast(k AS STRING)))", merged, output.column.replace("'", "\\'"))));
           value = size(entries).cast(output.type);
           hidden.put(valuesColumn(output), entries);
         }
@@ -554,6 +579,7 @@ final class AggregateState {
     columns.add(col(STORED_ROWS));
     columns.add(recompute.as(RECOMPUTE));
     columns.add(inView.as(IN_VIEW));
+    columns.add(belowZero.as(BELOW_ZERO));
     return joined.select(columns.toArray(new Column[0]));
   }
 
@@ -627,6 +653,29 @@ final class AggregateState {
    */
   private Column changedSum(int output) {
     return coalesce(col(DELTA_PREFIX + "sum_" + output), lit(0)).cast(outputs.get(output).argument.dataType());
+  }
+
+  /**
+   * Whether a floating-point sum's group must be recomputed: a NaN or an infinity among the changed rows or in the
+   * stored sum. Once added to a sum it cannot be subtracted out (NaN - NaN is NaN), so a sum that held one when its row
+   * left would stay wrong.
+   */
+  private Column nonFiniteSum(int output, String sumColumn) {
+    if (!sumsFloatingPoint(outputs.get(output))) {
+      return lit(false);
+    }
+    return coalesce(col(DELTA_PREFIX + "non_finite_" + output), lit(false))
+        .or(nonFinite(col(STORED_PREFIX + sumColumn)));
+  }
+
+  private static boolean sumsFloatingPoint(Output output) {
+    return (output.kind == Kind.SUM || output.kind == Kind.AVG)
+        && (output.argument.dataType() instanceof DoubleType || output.argument.dataType() instanceof FloatType);
+  }
+
+  /** NaN or an infinity; false for null. */
+  private static Column nonFinite(Column value) {
+    return coalesce(isnan(value).or(abs(value).equalTo(lit(Double.POSITIVE_INFINITY))), lit(false));
   }
 
   private static Column storedValue(String column) {

@@ -53,6 +53,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_set;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.size;
 import static scala.collection.JavaConverters.asScalaBuffer;
 import static scala.collection.JavaConverters.seqAsJavaList;
 
@@ -391,8 +392,9 @@ public final class ViewBatch {
    * left, a group HAVING kept out of the target) is recomputed from its rows. Empty if the target's row of such a group
    * holds no state (written before the view kept it): the groups are then recomputed.
    *
-   * @throws IllegalArgumentException if the target's state and the change disagree (a group would have fewer than no
-   *                                  rows): the target was not written by this view's batches alone
+   * @throws IllegalArgumentException if the target's state and the change disagree (a group, or a value a
+   *                                  COUNT(DISTINCT) counts, would have fewer than no rows): the target was not written
+   *                                  by this view's batches alone
    */
   private Option<Dataset<Row>> updatedFromState(Map<State, Dataset<Row>> affected, Dataset<Row> stored) {
     AggregateState state = view.aggregateState();
@@ -403,7 +405,7 @@ public final class ViewBatch {
     Column rows = col(AggregateState.ROWS);
     Column recompute = col(AggregateState.RECOMPUTE);
     Column unstated = col(AggregateState.STORED).and(col(AggregateState.STORED_ROWS).isNull());
-    Column disagrees = rows.lt(0);
+    Column disagrees = rows.lt(0).or(size(col(AggregateState.BELOW_ZERO)).gt(0));
     for (String count : state.countColumns()) {
       disagrees = disagrees.or(rows.equalTo(0).and(col(quoted(count)).notEqual(0)));
     }

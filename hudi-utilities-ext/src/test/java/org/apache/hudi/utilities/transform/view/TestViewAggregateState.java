@@ -101,6 +101,30 @@ class TestViewAggregateState {
   }
 
   @Test
+  void nanAndInfinitiesLeaveADoubleSumWhenTheirRowsLeave() throws Exception {
+    ViewJob view = new ViewJob(dir, PER_USER, "user_id");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u2", 5, 1), order("o3", "u3", 1, 1));
+    view.sync();
+
+    view.orders(order("o1", "u1", Double.NaN, 2), order("o2", "u2", Double.POSITIVE_INFINITY, 2),
+        order("o4", "u2", Double.NEGATIVE_INFINITY, 2), order("o3", "u3", Double.POSITIVE_INFINITY, 2));
+    view.sync();
+    Column[] state = columns("user_id", "n", "total", "mean");
+    assertEquals(List.of("[u1,1,NaN,NaN]", "[u2,2,NaN,NaN]", "[u3,1,Infinity,Infinity]"),
+        view.rows(view.target().select(state)), "NaN, and an infinity added to its opposite, are NaN");
+    view.assertTargetIsTheQuery();
+
+    // Each sum becomes finite (or one-sided) again once the rows that made it NaN or infinite change or leave.
+    view.orders(order("o1", "u1", 10, 3), order("o3", "u3", 2, 3));
+    view.deleteOrders(order("o4", "u2", Double.NEGATIVE_INFINITY, 3));
+    view.sync();
+    assertEquals(List.of("[u1,1,10.0,10.0]", "[u2,1,Infinity,Infinity]", "[u3,1,2.0,2.0]"),
+        view.rows(view.target().select(state)));
+    view.assertTargetIsTheQuery();
+  }
+
+  @Test
   void groupsCrossHavingBothWaysByTheAggregatesKeptForIt() throws Exception {
     ViewJob view = new ViewJob(dir, "SELECT user_id, count(*) AS n FROM <TABLE:orders> GROUP BY user_id "
         + "HAVING sum(amount) > 25", "user_id");
@@ -184,6 +208,27 @@ class TestViewAggregateState {
     assertEquals(lastCommit, HudiTables.lastCompletedInstant(view.target).get(), "the target took no commit");
   }
 
+  @Test
+  void distinctValueCountedBelowZeroFailsTheBatchNamingItsGroupAndValue() throws Exception {
+    ViewJob view = new ViewJob(dir, "SELECT ts, count(DISTINCT user_id) AS buyers, count(*) AS n "
+        + "FROM <TABLE:orders> GROUP BY ts", "ts");
+    view.users(user("u1", "ann", 1));
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u2", 20, 1));
+    view.sync();
+    // Another writer drops u1 from the group's multiplicities: taking o1 away would leave u1 with -1 rows.
+    Dataset<Row> stored = SharedSpark.session().read().format("hudi").load(view.target)
+        .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0]));
+    upsertTargetRows(view, stored.withColumn(AggregateState.PREFIX + "buyers_values",
+        expr("filter(" + AggregateState.PREFIX + "buyers_values, e -> e.key != 'u1')")), "ts");
+    String lastCommit = HudiTables.lastCompletedInstant(view.target).get();
+
+    view.deleteOrders(order("o1", "u1", 10, 2));
+    String message = view.failingSync();
+    assertTrue(message.contains("disagrees with the tables' change") && message.contains("buyers = u1")
+        && message.contains("Nothing was committed"), message);
+    assertEquals(lastCommit, HudiTables.lastCompletedInstant(view.target).get(), "the target took no commit");
+  }
+
   /** ts, buyers, n and the buyers' multiplicities ("user:rows", in the order stored) of the target's rows, as text. */
   private static List<String> multiplicities(ViewJob view) {
     return view.rows(view.target().select(col("ts"), col("buyers"), col("n"), expr("array_join(transform("
@@ -202,19 +247,22 @@ class TestViewAggregateState {
 
   /** Upserts the target's row of a group with its rows count (and n) set, as a writer other than the view would. */
   private static void overwriteState(ViewJob view, String user, long rows) {
-    String path = view.target;
-    Dataset<Row> stored = SharedSpark.session().read().format("hudi").load(path)
+    Dataset<Row> stored = SharedSpark.session().read().format("hudi").load(view.target)
         .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0])).where(col("user_id").equalTo(user));
-    stored.withColumn(AggregateState.ROWS, lit(rows)).withColumn("n", lit(rows))
-        .write().format("hudi")
+    upsertTargetRows(view, stored.withColumn(AggregateState.ROWS, lit(rows)).withColumn("n", lit(rows)), "user_id");
+  }
+
+  /** Upserts rows into the view's target, keyed by a column, as a writer other than the view would. */
+  private static void upsertTargetRows(ViewJob view, Dataset<Row> rows, String key) {
+    rows.write().format("hudi")
         .option("hoodie.table.name", "joined")
         .option("hoodie.datasource.write.operation", "upsert")
-        .option("hoodie.datasource.write.recordkey.field", "user_id")
+        .option("hoodie.datasource.write.recordkey.field", key)
         .option("hoodie.datasource.write.precombine.field", ViewDefinition.COMMIT_ORDER)
         .option("hoodie.datasource.write.partitionpath.field", "")
         .option("hoodie.datasource.write.keygenerator.class", NonpartitionedKeyGenerator.class.getName())
         .option("hoodie.upsert.shuffle.parallelism", "2")
         .mode(SaveMode.Append)
-        .save(path);
+        .save(view.target);
   }
 }
