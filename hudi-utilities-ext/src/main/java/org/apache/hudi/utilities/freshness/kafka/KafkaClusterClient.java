@@ -125,8 +125,18 @@ public final class KafkaClusterClient implements AutoCloseable {
     Map<TopicPartition, NavigableSet<Long>> starts = new HashMap<>();
     ranges.values().forEach(range -> range.lagging().forEach((partition, start) ->
         starts.computeIfAbsent(partition, key -> new TreeSet<>()).add(start)));
-    Map<TopicPartition, NavigableMap<Long, Long>> firstTimestamps = starts.isEmpty() ? Map.of()
-        : FirstRecords.timestamps(consumer, starts, longest(ranges.keySet(), KafkaSourcePosition::pollTimeout));
+    Map<TopicPartition, NavigableMap<Long, Long>> firstTimestamps;
+    try {
+      firstTimestamps = starts.isEmpty() ? Map.of()
+          : FirstRecords.timestamps(consumer, starts, longest(ranges.keySet(), KafkaSourcePosition::pollTimeout));
+    } catch (KafkaException e) {
+      String reason = "Cannot read the first waiting records from Kafka cluster " + cluster.bootstrapServers() + ": "
+          + e + " (check that the reporter's principal may read the topics)";
+      LOG.warn("{}; the positions with data waiting have no value this round", reason);
+      ranges.forEach((position, range) -> readings.put(position, range.lagging().isEmpty()
+          ? KafkaReading.of(head(position, range, Map.of())) : KafkaReading.failed(reason)));
+      return readings;
+    }
     ranges.forEach((position, range) -> readings.put(position, KafkaReading.of(head(position, range,
         firstTimestamps))));
     return readings;

@@ -28,14 +28,17 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -68,16 +71,13 @@ public final class KafkaClusters implements AutoCloseable {
 
   /**
    * Measures positions, one batch per cluster, the clusters one after the other. Thread-safe: workers may measure
-   * different clusters at once (each calling this with one cluster's positions); one cluster's batches are
-   * serialized.
+   * different clusters at once; one cluster's batches are serialized.
    *
    * @return a reading per distinct position
    */
   public Map<KafkaSourcePosition, KafkaReading> measure(Collection<KafkaSourcePosition> positions) {
-    Map<KafkaCluster, List<KafkaSourcePosition>> byCluster = positions.stream().distinct()
-        .collect(Collectors.groupingBy(KafkaSourcePosition::cluster, LinkedHashMap::new, Collectors.toList()));
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
-    byCluster.forEach((cluster, ofCluster) -> readings.putAll(client(cluster).measure(ofCluster)));
+    byCluster(positions).forEach((cluster, ofCluster) -> readings.putAll(measureCluster(cluster, ofCluster)));
     return readings;
   }
 
@@ -86,7 +86,41 @@ public final class KafkaClusters implements AutoCloseable {
    * probes, in place of the previous round's. Call it once at the start of every round.
    */
   public void measureRound(Collection<KafkaSourcePosition> positions) {
-    round = Collections.unmodifiableMap(measure(positions));
+    measureRound(positions, Runnable::run);
+  }
+
+  /**
+   * {@link #measureRound(Collection)} with the clusters measured on the executor's threads, so that an unreachable
+   * cluster's timeout delays none of the others.
+   */
+  public void measureRound(Collection<KafkaSourcePosition> positions, Executor executor) {
+    // A round that fails half-way must not leave the previous round's readings to its probes.
+    round = Collections.emptyMap();
+    List<CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new ArrayList<>();
+    byCluster(positions).forEach((cluster, ofCluster) ->
+        clusters.add(CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
+    Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
+    clusters.forEach(cluster -> readings.putAll(cluster.join()));
+    round = Collections.unmodifiableMap(readings);
+  }
+
+  private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {
+    return positions.stream().distinct()
+        .collect(Collectors.groupingBy(KafkaSourcePosition::cluster, LinkedHashMap::new, Collectors.toList()));
+  }
+
+  /** One cluster's readings; a fault of the cluster stays with its own positions. */
+  private Map<KafkaSourcePosition, KafkaReading> measureCluster(KafkaCluster cluster,
+                                                                List<KafkaSourcePosition> positions) {
+    try {
+      return client(cluster).measure(positions);
+    } catch (RuntimeException e) {
+      String reason = "Cannot measure the Kafka sources of cluster " + cluster.bootstrapServers() + ": " + e;
+      LOG.warn("{}", reason, e);
+      Map<KafkaSourcePosition, KafkaReading> failed = new LinkedHashMap<>();
+      positions.forEach(position -> failed.put(position, KafkaReading.failed(reason)));
+      return failed;
+    }
   }
 
   /** The probe of a Kafka source of a pipeline: the current round's reading of its position, else one of its own. */

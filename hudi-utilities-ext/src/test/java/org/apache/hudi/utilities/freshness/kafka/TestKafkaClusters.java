@@ -54,6 +54,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -330,6 +332,30 @@ class TestKafkaClusters {
           error.getMessage());
     }
     assertEquals(FreshnessState.WAITING, readings.get(healthy).head().state());
+  }
+
+  @Test
+  void theClustersOfARoundCanBeMeasuredOnAPoolAndTheirProbesAnswerFromTheRound() throws Exception {
+    kafka.createTopic("pooled", 1);
+    kafka.send("pooled", 0, base, "waiting");
+    PipelineSpec healthy = PipelineSpec.builder("pooled", "/data/pooled").source(source("pooled"))
+        .kafkaPollTimeout(GENEROUS).kafkaMetadataTimeout(GENEROUS).build();
+    SourceSpec lost = SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:" + closedPort()));
+    PipelineSpec unreachable = PipelineSpec.builder("lost", "/data/lost").source(lost)
+        .kafkaMetadataTimeout(Duration.ofSeconds(1)).build();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      clusters.measureRound(List.of(KafkaSourcePosition.of(healthy, source("pooled"), "pooled,0:0"),
+          KafkaSourcePosition.of(unreachable, lost, "clicks,0:0")), pool);
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertEquals(FreshnessState.WAITING, clusters.probe(healthy, source("pooled")).headAfter("pooled,0:0").state());
+    IllegalStateException error = assertThrows(IllegalStateException.class,
+        () -> clusters.probe(unreachable, lost).headAfter("clicks,0:0"));
+    assertTrue(error.getMessage().startsWith("Cannot read the offsets of Kafka cluster 127.0.0.1:"),
+        error.getMessage());
   }
 
   @Test
