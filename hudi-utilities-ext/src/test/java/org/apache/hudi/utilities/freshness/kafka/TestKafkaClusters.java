@@ -294,8 +294,7 @@ class TestKafkaClusters {
   void theProbesOfARoundAnswerFromItsReadingsWithoutAnotherRequest() throws Exception {
     kafka.createTopic("round", 1);
     kafka.send("round", 0, base, "waiting");
-    PipelineSpec pipeline = PipelineSpec.builder("round", "/data/round").source(source("round"))
-        .kafkaPollTimeout(GENEROUS).kafkaMetadataTimeout(GENEROUS).build();
+    PipelineSpec pipeline = pipeline("round", GENEROUS);
     clusters.measureRound(List.of(KafkaSourcePosition.of(pipeline, source("round"), "round,0:0")));
     long requests = kafka.requestsServed("ListOffsets") + kafka.requestsServed("Fetch");
 
@@ -338,8 +337,7 @@ class TestKafkaClusters {
   void theClustersOfARoundCanBeMeasuredOnAPoolAndTheirProbesAnswerFromTheRound() throws Exception {
     kafka.createTopic("pooled", 1);
     kafka.send("pooled", 0, base, "waiting");
-    PipelineSpec healthy = PipelineSpec.builder("pooled", "/data/pooled").source(source("pooled"))
-        .kafkaPollTimeout(GENEROUS).kafkaMetadataTimeout(GENEROUS).build();
+    PipelineSpec healthy = pipeline("pooled", GENEROUS);
     SourceSpec lost = SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:" + closedPort()));
     PipelineSpec unreachable = PipelineSpec.builder("lost", "/data/lost").source(lost)
         .kafkaMetadataTimeout(Duration.ofSeconds(1)).build();
@@ -418,9 +416,13 @@ class TestKafkaClusters {
   }
 
   private static KafkaSourcePosition position(String topic, String checkpoint, Duration pollTimeout) {
-    PipelineSpec pipeline = PipelineSpec.builder(topic, "/data/" + topic).source(source(topic))
-        .kafkaPollTimeout(pollTimeout).kafkaMetadataTimeout(GENEROUS).build();
-    return KafkaSourcePosition.of(pipeline, source(topic), checkpoint);
+    return KafkaSourcePosition.of(pipeline(topic, pollTimeout), source(topic), checkpoint);
+  }
+
+  /** A pipeline reading the topic of the class's broker. */
+  private static PipelineSpec pipeline(String topic, Duration pollTimeout) {
+    return PipelineSpec.builder(topic, "/data/" + topic).source(source(topic)).kafkaPollTimeout(pollTimeout)
+        .kafkaMetadataTimeout(GENEROUS).build();
   }
 
   private static SourceSpec source(String topic) {
