@@ -22,6 +22,7 @@ package org.apache.hudi.utilities.cli;
 import org.apache.hudi.com.beust.jcommander.Parameter;
 import org.apache.hudi.com.beust.jcommander.ParametersDelegate;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.freshness.CheckpointInLog;
 import org.apache.hudi.utilities.freshness.FreshnessChart;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.HistoryTable;
@@ -179,6 +180,7 @@ public final class FreshnessReporterCli {
       if (server != null) {
         server.close();
       }
+      reporter.close();
     }
   }
 
@@ -208,6 +210,10 @@ public final class FreshnessReporterCli {
         sourceNode.put("retention_headroom_commits", source.headroom().map(RetentionHeadroom::commits).orElse(null));
         sourceNode.put("retention_headroom_seconds",
             source.headroom().map(headroom -> CommandLine.seconds(headroom.time())).orElse(null));
+        sourceNode.put("records_lost", source.checkpointInLog().map(CheckpointInLog::recordsLost).orElse(null));
+        sourceNode.put("checkpoint_ahead_of_log_offsets",
+            source.checkpointInLog().map(CheckpointInLog::offsetsAheadOfLog).orElse(null));
+        sourceNode.put("reason", source.reason().orElse(null));
       }
     }
     return document;

@@ -125,8 +125,11 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .defaultValue(500L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
       .markAdvanced()
-      .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint. When no "
-          + "record arrives in time, the source's lag is left out (state UNREADABLE), never guessed.");
+      .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint of each "
+          + "lagging partition; the read ends as soon as every lagging partition answered. When any of them gives no "
+          + "record in time, the source's lag is left out (state UNREADABLE, with the reason), never the age of the "
+          + "partitions that answered, which is only a lower bound. The reporter reads the sources of a cluster "
+          + "together, within the longest of their timeouts.");
 
   public static final ConfigProperty<Long> KAFKA_METADATA_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
@@ -134,7 +137,9 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
       .markAdvanced()
       .withDocumentation("Bound of each Kafka metadata request (partitions, beginning and end offsets), so that an "
-          + "unreachable broker delays a commit by seconds, not minutes.");
+          + "unreachable broker delays a commit by seconds, not minutes. The reporter asks for the sources of a "
+          + "cluster together, within the longest of their timeouts: an unreachable cluster costs one timeout a "
+          + "round, whatever the number of its pipelines.");
 
   public static final ConfigProperty<String> KAFKA_CONSUMER_PROPS_PREFIX = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.consumer.props.prefix")

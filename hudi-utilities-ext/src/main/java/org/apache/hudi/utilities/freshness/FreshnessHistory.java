@@ -177,6 +177,11 @@ public final class FreshnessHistory {
       source.rawLag().ifPresent(raw -> node.put("rawLagSeconds", seconds(raw)));
       source.slaRatio().ifPresent(ratio -> node.put("slaRatio", ratio));
       source.pending().ifPresent(pending -> node.put("pending", pending));
+      source.checkpointInLog().ifPresent(inLog -> {
+        node.put("recordsLost", inLog.recordsLost());
+        node.put("offsetsAheadOfLog", inLog.offsetsAheadOfLog());
+      });
+      source.reason().ifPresent(reason -> node.put("reason", reason));
       node.put("status", source.status().name());
     }
     return entry;

@@ -63,6 +63,7 @@ public final class FreshnessMeter {
   public PipelineFreshness measure(PipelineSpec pipeline, StoredCheckpoint found, Observer observer) {
     Map<String, String> positions = positions(pipeline, found.checkpoint().orElse(null));
     Map<String, QueueHead> heads = new HashMap<>();
+    Map<String, String> failures = new HashMap<>();
     for (SourceSpec source : pipeline.sources()) {
       String position = positions.get(source.name());
       if (position == null) {
@@ -71,6 +72,7 @@ public final class FreshnessMeter {
       try {
         heads.put(source.name(), probes.apply(pipeline, source).headAfter(position));
       } catch (Exception e) {
+        failures.put(source.name(), String.valueOf(e.getMessage()));
         LOG.warn("Cannot read source '{}' of pipeline '{}' after position {}: its lag is left out of this measurement",
             source.name(), pipeline.name(), position, e);
       }
@@ -84,7 +86,7 @@ public final class FreshnessMeter {
       if (position == null) {
         sources.add(SourceFreshness.noCheckpoint(source.name(), source.kind()));
       } else if (head == null) {
-        sources.add(SourceFreshness.unreadable(source.name(), source.kind(), position));
+        sources.add(SourceFreshness.unreadable(source.name(), source.kind(), position, failures.get(source.name())));
       } else {
         sources.add(SourceFreshness.measure(source.name(), source.kind(), position, head, now, pipeline.policy()));
       }
@@ -99,7 +101,7 @@ public final class FreshnessMeter {
    *
    * @return source name to position; sources without a position are absent
    */
-  static Map<String, String> positions(PipelineSpec pipeline, String checkpoint) {
+  public static Map<String, String> positions(PipelineSpec pipeline, String checkpoint) {
     Map<String, String> positions = new LinkedHashMap<>();
     if (checkpoint == null || checkpoint.trim().isEmpty()) {
       return positions;

@@ -31,5 +31,10 @@ public enum FreshnessState {
   /** Data waiting (or possibly waiting) that could not be read in time, or the source failed: no lag. */
   UNREADABLE,
   /** The target holds no checkpoint for this source: there is no value at all ("No Data"). */
-  NO_CHECKPOINT
+  NO_CHECKPOINT,
+  /**
+   * The checkpoint is past the end of the source's log (a Kafka topic recreated or truncated): no lag, since the
+   * records that will land below the checkpoint are never read and cannot be told from caught-up data.
+   */
+  CHECKPOINT_AHEAD_OF_LOG
 }

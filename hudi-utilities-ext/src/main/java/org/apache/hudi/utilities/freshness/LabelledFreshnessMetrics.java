@@ -63,6 +63,8 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   public static final String STATUS = "hudi_freshness_status";
   public static final String RETENTION_HEADROOM_COMMITS = "hudi_freshness_retention_headroom_commits";
   public static final String RETENTION_HEADROOM = "hudi_freshness_retention_headroom_seconds";
+  public static final String RECORDS_LOST = "hudi_freshness_records_lost";
+  public static final String CHECKPOINT_AHEAD_OF_LOG = "hudi_freshness_checkpoint_ahead_of_log_offsets";
   public static final String SLA = "hudi_freshness_sla_seconds";
   public static final String UNREADABLE_SOURCES = "hudi_freshness_unreadable_sources";
   public static final String CHECKPOINT_SEARCH_DEPTH = "hudi_freshness_checkpoint_search_depth";
@@ -157,6 +159,13 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     snapshots.metricSnapshot(sourceGauge(measured, RETENTION_HEADROOM, "Time from the earliest instant the source "
         + "retains to the checkpoint; negative once retention has passed it", Unit.SECONDS, (source, put) ->
         source.headroom().ifPresent(headroom -> put.accept(Labels.EMPTY, seconds(headroom.time())))));
+    snapshots.metricSnapshot(sourceGauge(measured, RECORDS_LOST, "Records of a Kafka source that retention removed "
+        + "below the checkpoint before the pipeline read them: data loss", null, (source, put) ->
+        source.checkpointInLog().ifPresent(inLog -> put.accept(Labels.EMPTY, (double) inLog.recordsLost()))));
+    snapshots.metricSnapshot(sourceGauge(measured, CHECKPOINT_AHEAD_OF_LOG, "Offsets by which a Kafka source's "
+        + "checkpoint is past the end of its log (topic recreated or truncated); the lag is then unknown", null,
+        (source, put) -> source.checkpointInLog().ifPresent(inLog ->
+            put.accept(Labels.EMPTY, (double) inLog.offsetsAheadOfLog()))));
     snapshots.metricSnapshot(sourceGauge(measured, STATUS, "1 for the source's status (OK, LAGGING, STALLED, IDLE, "
         + "NO_DATA), 0 for the others", null, (source, put) -> {
           for (SourceStatus status : SourceStatus.values()) {

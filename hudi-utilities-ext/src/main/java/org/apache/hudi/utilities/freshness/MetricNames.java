@@ -44,6 +44,10 @@ public final class MetricNames {
   public static final String RETENTION_HEADROOM_COMMITS = "retention_headroom_commits";
   /** Seconds between the earliest instant the source retains and the checkpoint; negative once passed. */
   public static final String RETENTION_HEADROOM_SECONDS = "retention_headroom_seconds";
+  /** Kafka sources: records retention removed below the checkpoint before the pipeline read them (data loss). */
+  public static final String RECORDS_LOST = "records_lost";
+  /** Kafka sources: offsets by which the checkpoint is past the log's end. */
+  public static final String CHECKPOINT_AHEAD_OF_LOG_OFFSETS = "checkpoint_ahead_of_log_offsets";
   /** Sources that could not be read in the last measurement. */
   public static final String UNREADABLE_SOURCES = "unreadable_sources";
   /** Commits the reporter looked at to find the checkpoint. */
@@ -94,6 +98,10 @@ public final class MetricNames {
       source.headroom().ifPresent(headroom -> {
         values.put(source(source.source(), RETENTION_HEADROOM_COMMITS), (double) headroom.commits());
         values.put(source(source.source(), RETENTION_HEADROOM_SECONDS), seconds(headroom.time()));
+      });
+      source.checkpointInLog().ifPresent(inLog -> {
+        values.put(source(source.source(), RECORDS_LOST), (double) inLog.recordsLost());
+        values.put(source(source.source(), CHECKPOINT_AHEAD_OF_LOG_OFFSETS), (double) inLog.offsetsAheadOfLog());
       });
     }
     freshness.maxLag().ifPresent(lag -> values.put(pipeline(LAG_SECONDS), seconds(lag)));

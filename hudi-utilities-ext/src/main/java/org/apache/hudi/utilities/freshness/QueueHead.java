@@ -29,18 +29,17 @@ import java.util.Objects;
  */
 public final class QueueHead {
 
-  private static final QueueHead CAUGHT_UP = new QueueHead(FreshnessState.CAUGHT_UP, null, 0L);
+  private static final QueueHead CAUGHT_UP = new QueueHead(FreshnessState.CAUGHT_UP, null, 0L, null, null, null);
 
   private final FreshnessState state;
   private final Instant oldestVisibleAt;
   private final long pending;
   private final RetentionHeadroom headroom;
+  private final CheckpointInLog checkpointInLog;
+  private final String reason;
 
-  private QueueHead(FreshnessState state, Instant oldestVisibleAt, long pending) {
-    this(state, oldestVisibleAt, pending, null);
-  }
-
-  private QueueHead(FreshnessState state, Instant oldestVisibleAt, long pending, RetentionHeadroom headroom) {
+  private QueueHead(FreshnessState state, Instant oldestVisibleAt, long pending, RetentionHeadroom headroom,
+                    CheckpointInLog checkpointInLog, String reason) {
     if (pending < 0) {
       throw new IllegalArgumentException("Cannot describe a queue with " + pending + " pending items: the count "
           + "is negative");
@@ -49,6 +48,8 @@ public final class QueueHead {
     this.oldestVisibleAt = oldestVisibleAt;
     this.pending = pending;
     this.headroom = headroom;
+    this.checkpointInLog = checkpointInLog;
+    this.reason = reason;
   }
 
   /** Nothing after the checkpoint. */
@@ -63,17 +64,38 @@ public final class QueueHead {
    * @param pending         completed instants (Hudi) or records (Kafka) waiting
    */
   public static QueueHead waitingSince(Instant oldestVisibleAt, long pending) {
-    return new QueueHead(FreshnessState.WAITING, Objects.requireNonNull(oldestVisibleAt, "oldestVisibleAt"), pending);
+    return new QueueHead(FreshnessState.WAITING, Objects.requireNonNull(oldestVisibleAt, "oldestVisibleAt"), pending,
+        null, null, null);
   }
 
   /** Data after the checkpoint whose oldest record has no timestamp. */
   public static QueueHead withoutTimestamp(long pending) {
-    return new QueueHead(FreshnessState.NO_TIMESTAMP, null, pending);
+    return new QueueHead(FreshnessState.NO_TIMESTAMP, null, pending, null, null,
+        "the oldest waiting record has no timestamp");
   }
 
-  /** Data after the checkpoint, none of which could be read within the time allowed. */
-  public static QueueHead unreadable(long pending) {
-    return new QueueHead(FreshnessState.UNREADABLE, null, pending);
+  /**
+   * Data after the checkpoint whose oldest part could not be read within the time allowed: no lag, not even the age
+   * of the part that was read, which is only a lower bound.
+   *
+   * @param reason what was not read, for the operator
+   */
+  public static QueueHead unreadable(long pending, String reason) {
+    return new QueueHead(FreshnessState.UNREADABLE, null, pending, null, null, Objects.requireNonNull(reason, "reason"));
+  }
+
+  /**
+   * A checkpoint past the end of the source's log: no lag.
+   *
+   * @param pending data waiting in the partitions where the checkpoint is inside the log
+   */
+  public static QueueHead aheadOfLog(long pending, CheckpointInLog checkpointInLog, String reason) {
+    if (checkpointInLog.offsetsAheadOfLog() == 0) {
+      throw new IllegalArgumentException("Cannot describe a checkpoint ahead of the log as " + checkpointInLog
+          + ": no offset is ahead");
+    }
+    return new QueueHead(FreshnessState.CHECKPOINT_AHEAD_OF_LOG, null, pending, null, checkpointInLog,
+        Objects.requireNonNull(reason, "reason"));
   }
 
   public FreshnessState state() {
@@ -91,7 +113,24 @@ public final class QueueHead {
 
   /** This queue with the position's distance from what the source's retention removes. */
   public QueueHead withHeadroom(RetentionHeadroom value) {
-    return new QueueHead(state, oldestVisibleAt, pending, Objects.requireNonNull(value, "headroom"));
+    return new QueueHead(state, oldestVisibleAt, pending, Objects.requireNonNull(value, "headroom"), checkpointInLog,
+        reason);
+  }
+
+  /** This queue with where its checkpoint sits against the source's log (Kafka). */
+  public QueueHead withCheckpointInLog(CheckpointInLog value) {
+    return new QueueHead(state, oldestVisibleAt, pending, headroom, Objects.requireNonNull(value, "checkpointInLog"),
+        reason);
+  }
+
+  /** Where the checkpoint sits against the source's log; measured for Kafka sources only. */
+  public Option<CheckpointInLog> checkpointInLog() {
+    return Option.ofNullable(checkpointInLog);
+  }
+
+  /** Why there is no lag, in the states that have none. */
+  public Option<String> reason() {
+    return Option.ofNullable(reason);
   }
 
   /** The position's retention headroom; absent where the source's retention does not bound it or is not measured. */
@@ -102,6 +141,7 @@ public final class QueueHead {
   @Override
   public String toString() {
     return "QueueHead{" + state + (oldestVisibleAt == null ? "" : ", since " + oldestVisibleAt)
-        + ", pending " + pending + (headroom == null ? "" : ", headroom " + headroom) + "}";
+        + ", pending " + pending + (headroom == null ? "" : ", headroom " + headroom)
+        + (checkpointInLog == null ? "" : ", " + checkpointInLog) + (reason == null ? "" : ", " + reason) + "}";
   }
 }

@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The reporter's YAML file: the metrics settings shared by all pipelines and the pipelines to watch. Each pipeline
@@ -65,16 +66,30 @@ import java.util.TreeSet;
  *       hoodie.streamer.source.kafka.topic: clicks
  *       bootstrap.servers: broker:9092
  *       sasl.jaas.config: "..."     # passed to the freshness consumer only
+ *   - name: views
+ *     basePath: /data/views
+ *     kafkaCluster: main           # the connection of a kafkaClusters block, defined once
+ *     properties:
+ *       hoodie.streamer.source.kafka.topic: views
+ * kafkaClusters:
+ *   - name: main
+ *     properties:                  # Kafka consumer properties, merged into the properties of its pipelines
+ *       bootstrap.servers: broker:9092
+ *       security.protocol: SASL_SSL
+ *       sasl.jaas.config: ${env:KAFKA_JAAS_CONFIG}
+ *       ssl.truststore.password: ${file:/run/secrets/truststore-password}
  * </pre>
  *
  * <p>Unknown keys are rejected, and so are unknown {@code hoodie.streamer.freshness.*} properties, so that a misspelt
- * setting is not silently ignored.
+ * setting is not silently ignored. A property set both by a pipeline and by its cluster block is rejected too. Every
+ * property value may hold {@code ${env:NAME}} and {@code ${file:/path}} references ({@link Secrets#resolve}).
  */
 public final class ReporterConfig {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final Set<String> TOP_KEYS = Set.of("metrics", "pipelines");
-  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties");
+  private static final Set<String> TOP_KEYS = Set.of("metrics", "pipelines", "kafkaClusters");
+  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties", "kafkaCluster");
+  private static final Set<String> CLUSTER_KEYS = Set.of("name", "properties");
   private static final Set<String> FRESHNESS_PREFIXES = Set.of("hoodie.streamer.freshness.",
       "hoodie.deltastreamer.freshness.");
 
@@ -99,13 +114,24 @@ public final class ReporterConfig {
    * @throws IllegalArgumentException naming the entry and the key that is wrong
    */
   public static ReporterConfig parse(String yaml, String origin) throws IOException {
+    return parse(yaml, origin, System::getenv);
+  }
+
+  /**
+   * @param origin      where the text comes from, for messages
+   * @param environment the environment variables {@code ${env:NAME}} references read
+   * @throws IllegalArgumentException naming the entry and the key that is wrong
+   */
+  public static ReporterConfig parse(String yaml, String origin, Function<String, String> environment)
+      throws IOException {
     JsonNode root = YAML.readTree(yaml);
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("Cannot read reporter config " + origin + ": it is empty or not a mapping "
           + "(start with 'pipelines:')");
     }
     checkKeys(root, TOP_KEYS, "reporter config " + origin);
-    Map<String, String> metrics = stringMap(root.path("metrics"), "'metrics' of " + origin);
+    Map<String, String> metrics = stringMap(root.path("metrics"), "'metrics' of " + origin, environment);
+    Map<String, Map<String, String>> clusters = kafkaClusters(root.path("kafkaClusters"), origin, environment);
     JsonNode list = root.path("pipelines");
     if (!list.isArray() || list.isEmpty()) {
       throw new IllegalArgumentException("Cannot read reporter config " + origin + ": 'pipelines' is missing or "
@@ -113,23 +139,74 @@ public final class ReporterConfig {
     }
     List<PipelineSpec> pipelines = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
-      pipelines.add(pipeline(list.get(i), "pipelines[" + i + "] of " + origin));
+      pipelines.add(pipeline(list.get(i), "pipelines[" + i + "] of " + origin, clusters, environment));
     }
     return new ReporterConfig(metrics, pipelines);
   }
 
-  private static PipelineSpec pipeline(JsonNode node, String where) {
+  /** Each {@code kafkaClusters} block's name to its properties. */
+  private static Map<String, Map<String, String>> kafkaClusters(JsonNode list, String origin,
+                                                                Function<String, String> environment) {
+    Map<String, Map<String, String>> clusters = new LinkedHashMap<>();
+    if (list.isMissingNode() || list.isNull()) {
+      return clusters;
+    }
+    if (!list.isArray()) {
+      throw new IllegalArgumentException("Cannot read 'kafkaClusters' of " + origin + ": it must be a list of "
+          + "clusters, each with name and properties");
+    }
+    for (int i = 0; i < list.size(); i++) {
+      String where = "kafkaClusters[" + i + "] of " + origin;
+      JsonNode node = list.get(i);
+      checkKeys(node, CLUSTER_KEYS, where);
+      String name = required(node, "name", where);
+      Map<String, String> properties = stringMap(node.path("properties"), "'properties' of " + where, environment);
+      if (!properties.containsKey("bootstrap.servers")) {
+        throw new IllegalArgumentException("Cannot read " + where + ": its properties have no bootstrap.servers "
+            + "(set the cluster's brokers)");
+      }
+      if (clusters.put(name, properties) != null) {
+        throw new IllegalArgumentException("Cannot read " + where + ": Kafka cluster '" + name + "' is defined "
+            + "twice (give each block its own name)");
+      }
+    }
+    return clusters;
+  }
+
+  private static PipelineSpec pipeline(JsonNode node, String where, Map<String, Map<String, String>> clusters,
+                                       Function<String, String> environment) {
     checkKeys(node, PIPELINE_KEYS, where);
     String name = required(node, "name", where);
     String basePath = required(node, "basePath", where);
+    Map<String, String> properties = stringMap(node.path("properties"), "'properties' of " + where, environment);
+    if (node.has("kafkaCluster")) {
+      properties.putAll(clusterProperties(required(node, "kafkaCluster", where), clusters, properties, where));
+    }
     TypedProperties props = new TypedProperties();
-    props.putAll(stringMap(node.path("properties"), "'properties' of " + where));
+    props.putAll(properties);
     checkFreshnessKeys(props, where);
     try {
       return StreamerPipelineSpec.from(props, basePath, name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read " + where + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The properties of the cluster a pipeline names, none of which the pipeline sets itself. */
+  private static Map<String, String> clusterProperties(String cluster, Map<String, Map<String, String>> clusters,
+                                                       Map<String, String> own, String where) {
+    Map<String, String> properties = clusters.get(cluster);
+    if (properties == null) {
+      throw new IllegalArgumentException("Cannot read " + where + ": 'kafkaCluster' names cluster '" + cluster
+          + "', which no kafkaClusters block defines (defined: " + clusters.keySet() + ")");
+    }
+    Set<String> twice = new TreeSet<>(properties.keySet());
+    twice.retainAll(own.keySet());
+    if (!twice.isEmpty()) {
+      throw new IllegalArgumentException("Cannot read " + where + ": " + twice + " are set both in its properties "
+          + "and in Kafka cluster '" + cluster + "' (set each in one place)");
+    }
+    return properties;
   }
 
   /** Rejects {@code hoodie.streamer.freshness.*} properties that are no setting of {@link HoodieFreshnessConfig}. */
@@ -161,7 +238,7 @@ public final class ReporterConfig {
     return value.asText().trim();
   }
 
-  private static Map<String, String> stringMap(JsonNode node, String where) {
+  private static Map<String, String> stringMap(JsonNode node, String where, Function<String, String> environment) {
     Map<String, String> map = new LinkedHashMap<>();
     if (node.isMissingNode() || node.isNull()) {
       return map;
@@ -176,7 +253,8 @@ public final class ReporterConfig {
         throw new IllegalArgumentException("Cannot read " + where + ": the value of '" + field.getKey() + "' must be "
             + "a single value");
       }
-      map.put(field.getKey(), field.getValue().asText());
+      map.put(field.getKey(), Secrets.resolve(field.getValue().asText(), "'" + field.getKey() + "' of " + where,
+          environment));
     }
     return map;
   }

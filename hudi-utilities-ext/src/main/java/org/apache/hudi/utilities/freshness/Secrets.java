@@ -18,13 +18,21 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Recognizes connection properties that hold credentials (SASL/JAAS configs, passwords, keys, tokens), so that no log
- * line, metric or history entry ever shows their values.
+ * line, metric or history entry ever shows their values, and resolves the references to credentials kept out of
+ * configuration files ({@code ${env:NAME}}, {@code ${file:/path}}).
  */
 public final class Secrets {
 
@@ -34,7 +42,48 @@ public final class Secrets {
   private static final String[] SECRET_KEY_PARTS = {
       "ssl", "tls", "sasl", "auth", "credential", "password", "jaas", "secret", "token"};
 
+  /**
+   * A reference to an environment variable or to a whole file. A {@code ${file:path:key}} (a colon after the path) is
+   * Kafka's own FileConfigProvider syntax and is left for Kafka to resolve.
+   */
+  private static final Pattern REFERENCE = Pattern.compile("\\$\\{(env|file):([^}:]+)}");
+
   private Secrets() {
+  }
+
+  /**
+   * The value with every {@code ${env:NAME}} replaced by the environment variable and every {@code ${file:/path}} by
+   * the file's content (UTF-8, trailing line breaks dropped); other text is kept as it is.
+   *
+   * @param where       the value's key and place, for messages (never the value: it may hold a credential)
+   * @param environment the environment variables, {@code System::getenv} outside tests
+   * @throws IllegalArgumentException naming the reference when the variable is not set or the file cannot be read
+   */
+  public static String resolve(String value, String where, Function<String, String> environment) {
+    Matcher reference = REFERENCE.matcher(value);
+    StringBuilder resolved = new StringBuilder();
+    while (reference.find()) {
+      String name = reference.group(2).trim();
+      String replacement;
+      if (reference.group(1).equals("env")) {
+        replacement = environment.apply(name);
+        if (replacement == null) {
+          throw new IllegalArgumentException("Cannot read " + where + ": environment variable " + name + " is not "
+              + "set (export it before starting the reporter, or write the value in place of ${env:" + name + "})");
+        }
+      } else {
+        try {
+          replacement = new String(Files.readAllBytes(Paths.get(name)), StandardCharsets.UTF_8)
+              .replaceAll("[\\r\\n]+$", "");
+        } catch (IOException e) {
+          throw new IllegalArgumentException("Cannot read " + where + ": file " + name + " cannot be read (" + e
+              + "; check the path and that the reporter's user may read it)", e);
+        }
+      }
+      reference.appendReplacement(resolved, Matcher.quoteReplacement(replacement));
+    }
+    reference.appendTail(resolved);
+    return resolved.toString();
   }
 
   /** Whether the value of this property key may be a credential. */

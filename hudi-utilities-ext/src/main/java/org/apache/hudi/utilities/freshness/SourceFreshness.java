@@ -53,18 +53,21 @@ public final class SourceFreshness {
   private final Long pending;
   private final SourceStatus status;
   private final RetentionHeadroom headroom;
+  private final CheckpointInLog checkpointInLog;
+  private final String reason;
 
   private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
                           Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending,
-                          RetentionHeadroom headroom) {
+                          QueueHead head) {
     this(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending,
         lag == null ? SourceStatus.NO_DATA : state == FreshnessState.CAUGHT_UP ? SourceStatus.IDLE : SourceStatus.OK,
-        headroom);
+        head.headroom().orElse(null), head.checkpointInLog().orElse(null), head.reason().orElse(null));
   }
 
   private SourceFreshness(String source, SourceKind kind, String position, FreshnessState state,
                           Instant oldestVisibleAt, Duration rawLag, Duration lag, Double slaRatio, Long pending,
-                          SourceStatus status, RetentionHeadroom headroom) {
+                          SourceStatus status, RetentionHeadroom headroom, CheckpointInLog checkpointInLog,
+                          String reason) {
     this.source = Objects.requireNonNull(source, "source");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.position = position;
@@ -76,6 +79,8 @@ public final class SourceFreshness {
     this.pending = pending;
     this.status = Objects.requireNonNull(status, "status");
     this.headroom = headroom;
+    this.checkpointInLog = checkpointInLog;
+    this.reason = reason;
   }
 
   /**
@@ -90,28 +95,34 @@ public final class SourceFreshness {
     switch (head.state()) {
       case CAUGHT_UP:
         return new SourceFreshness(source, kind, position, FreshnessState.CAUGHT_UP, null, Duration.ZERO,
-            Duration.ZERO, 0.0, 0L, head.headroom().orElse(null));
+            Duration.ZERO, 0.0, 0L, head);
       case WAITING:
         Instant oldest = head.oldestVisibleAt().get();
         Duration raw = Duration.between(oldest, now);
         Duration floored = raw.isNegative() ? Duration.ZERO : raw;
         Duration lag = floored.compareTo(policy.lagCap()) > 0 ? policy.lagCap() : floored;
         return new SourceFreshness(source, kind, position, FreshnessState.WAITING, oldest, raw, lag,
-            policy.slaRatio(lag), head.pending(), head.headroom().orElse(null));
+            policy.slaRatio(lag), head.pending(), head);
       default:
         return new SourceFreshness(source, kind, position, head.state(), null, null, null, null, head.pending(),
-            head.headroom().orElse(null));
+            head);
     }
   }
 
   /** A source for which the target holds no checkpoint: no value at all. */
   public static SourceFreshness noCheckpoint(String source, SourceKind kind) {
-    return new SourceFreshness(source, kind, null, FreshnessState.NO_CHECKPOINT, null, null, null, null, null, null);
+    return new SourceFreshness(source, kind, null, FreshnessState.NO_CHECKPOINT, null, null, null, null, null,
+        SourceStatus.NO_DATA, null, null, null);
   }
 
-  /** A source whose probe failed: its position is known, nothing else. */
-  public static SourceFreshness unreadable(String source, SourceKind kind, String position) {
-    return new SourceFreshness(source, kind, position, FreshnessState.UNREADABLE, null, null, null, null, null, null);
+  /**
+   * A source whose probe failed: its position is known, nothing else.
+   *
+   * @param reason why the probe failed, for the operator
+   */
+  public static SourceFreshness unreadable(String source, SourceKind kind, String position, String reason) {
+    return new SourceFreshness(source, kind, position, FreshnessState.UNREADABLE, null, null, null, null, null,
+        SourceStatus.NO_DATA, null, null, Objects.requireNonNull(reason, "reason"));
   }
 
   public String source() {
@@ -160,6 +171,16 @@ public final class SourceFreshness {
     return Option.ofNullable(headroom);
   }
 
+  /** Where a Kafka checkpoint sits against its topic's log; absent for Hudi sources and where the log was not read. */
+  public Option<CheckpointInLog> checkpointInLog() {
+    return Option.ofNullable(checkpointInLog);
+  }
+
+  /** Why the source has no lag, in the states without one (Burrow's habit: a status comes with its reason). */
+  public Option<String> reason() {
+    return Option.ofNullable(reason);
+  }
+
   /**
    * The source's status: as {@link StatusRules} rates it from this measurement alone until {@link #withStatus} sets
    * the one rated from its history.
@@ -171,13 +192,15 @@ public final class SourceFreshness {
   /** This measurement with the status rated from the source's history. */
   public SourceFreshness withStatus(SourceStatus value) {
     return new SourceFreshness(source, kind, position, state, oldestVisibleAt, rawLag, lag, slaRatio, pending, value,
-        headroom);
+        headroom, checkpointInLog, reason);
   }
 
   @Override
   public String toString() {
     return "SourceFreshness{" + source + " " + kind + " " + state + ", position=" + position + ", lag=" + lag
         + ", rawLag=" + rawLag + ", slaRatio=" + slaRatio + ", pending=" + pending + ", status=" + status
-        + (headroom == null ? "" : ", headroom=" + headroom) + "}";
+        + (headroom == null ? "" : ", headroom=" + headroom)
+        + (checkpointInLog == null ? "" : ", checkpointInLog=" + checkpointInLog)
+        + (reason == null ? "" : ", reason=" + reason) + "}";
   }
 }

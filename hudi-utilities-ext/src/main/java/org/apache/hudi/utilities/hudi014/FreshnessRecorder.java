@@ -24,7 +24,6 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
 import org.apache.hudi.utilities.freshness.FreshnessMeter;
-import org.apache.hudi.utilities.freshness.KafkaQueueProbe;
 import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
 import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
 import org.apache.hudi.utilities.freshness.Observer;
@@ -34,6 +33,7 @@ import org.apache.hudi.utilities.freshness.QueueProbe;
 import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.StatusRules;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -58,13 +58,17 @@ public final class FreshnessRecorder {
   private final FreshnessMeter meter;
   private final Configuration hadoopConf;
   private final LabelledFreshnessMetrics labelled;
+  private final KafkaClusters kafka;
 
   /**
    * @param labelled the labelled metrics each measurement updates and pushes (to the pipeline's pushgateway, if any)
+   * @param kafka    the clients of the Kafka sources' clusters; the caller closes them
    */
-  public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled) {
+  public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled,
+                           KafkaClusters kafka) {
     this.hadoopConf = Objects.requireNonNull(hadoopConf, "hadoopConf");
     this.labelled = Objects.requireNonNull(labelled, "labelled");
+    this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.meter = new FreshnessMeter(clock, this::probe);
   }
 
@@ -81,13 +85,13 @@ public final class FreshnessRecorder {
                                                        Clock clock) {
     FreshnessMetrics metrics = FreshnessMetrics.NONE;
     PipelineSpec spec = null;
-    try {
+    try (KafkaClusters kafka = KafkaClusters.withKafkaConsumers()) {
       metrics = FreshnessMetrics.ofWriter(config);
       spec = StreamerPipelineSpec.from(config.getProps(), message.getBasePath(), message.getTableName());
       Configuration hadoopConf = jobHadoopConf();
       StoredCheckpoint stored = new StoredCheckpointReader(hadoopConf).atCommit(message.getBasePath(),
           message.getCommitTime());
-      return Option.of(new FreshnessRecorder(clock, hadoopConf, LabelledFreshnessMetrics.process())
+      return Option.of(new FreshnessRecorder(clock, hadoopConf, LabelledFreshnessMetrics.process(), kafka)
           .record(spec, stored, Observer.CALLBACK, metrics));
     } catch (Exception | LinkageError e) {
       LOG.error("Cannot record the source freshness of commit {} of {} (the commit itself succeeded)",
@@ -136,7 +140,7 @@ public final class FreshnessRecorder {
       case HUDI:
         return new HudiTimelineProbe(hadoopConf, source.hudiPath().get());
       case KAFKA:
-        return KafkaQueueProbe.forSource(source, pipeline.kafkaPollTimeout(), pipeline.kafkaMetadataTimeout());
+        return kafka.probe(pipeline, source);
       default:
         throw new IllegalArgumentException("Cannot probe source " + source + ": kind " + source.kind()
             + " is not supported");

@@ -24,6 +24,8 @@ import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
 import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
+import org.apache.hudi.utilities.freshness.kafka.KafkaSourcePosition;
 
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -32,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +45,7 @@ import java.util.Objects;
  * needs nothing from the pipelines, so it still reports when a pipeline is stuck and commits nothing. The command
  * line is {@code FreshnessReporterCli}.
  */
-public final class FreshnessReporter {
+public final class FreshnessReporter implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FreshnessReporter.class);
 
@@ -51,6 +54,7 @@ public final class FreshnessReporter {
   private final Map<String, String> metricsProperties;
   private final Map<String, FreshnessMetrics> metrics = new HashMap<>();
   private final LabelledFreshnessMetrics labelled = new LabelledFreshnessMetrics();
+  private final KafkaClusters kafka;
   private final int maxCommitDepth;
 
   /**
@@ -60,12 +64,21 @@ public final class FreshnessReporter {
    */
   public FreshnessReporter(Clock clock, Configuration hadoopConf, Map<String, String> metricsProperties,
                            int maxCommitDepth) {
+    this(clock, hadoopConf, metricsProperties, maxCommitDepth, KafkaClusters.withKafkaConsumers());
+  }
+
+  /**
+   * @param kafka the clients of the Kafka sources' clusters, kept across rounds; closed with this reporter
+   */
+  public FreshnessReporter(Clock clock, Configuration hadoopConf, Map<String, String> metricsProperties,
+                           int maxCommitDepth, KafkaClusters kafka) {
     if (maxCommitDepth < 1) {
       throw new IllegalArgumentException("Cannot search " + maxCommitDepth + " commits for a checkpoint: search at "
           + "least 1 (--max-commit-depth)");
     }
     this.checkpoints = new StoredCheckpointReader(hadoopConf);
-    this.recorder = new FreshnessRecorder(clock, hadoopConf, labelled);
+    this.kafka = Objects.requireNonNull(kafka, "kafka");
+    this.recorder = new FreshnessRecorder(clock, hadoopConf, labelled, kafka);
     this.metricsProperties = Objects.requireNonNull(metricsProperties, "metricsProperties");
     this.maxCommitDepth = maxCommitDepth;
   }
@@ -81,24 +94,45 @@ public final class FreshnessReporter {
    * @return the measurements of the pipelines that did not fail, in order
    */
   public List<PipelineFreshness> reportOnce(List<PipelineSpec> pipelines) {
-    List<PipelineFreshness> measured = new ArrayList<>();
+    Map<PipelineSpec, StoredCheckpoint> stored = new LinkedHashMap<>();
     for (PipelineSpec pipeline : pipelines) {
-      FreshnessMetrics pipelineMetrics = metrics.computeIfAbsent(pipeline.name(),
-          name -> FreshnessMetrics.ofReporter(pipeline, metricsProperties));
       try {
-        StoredCheckpoint stored = checkpoints.newest(pipeline.basePath(), maxCommitDepth);
-        if (!stored.checkpoint().isPresent()) {
-          LOG.warn("Found no checkpoint in the newest {} commits of pipeline '{}' at {}: its sources have no value",
-              stored.commitsSearched(), pipeline.name(), pipeline.basePath());
-        }
-        measured.add(recorder.record(pipeline, stored, Observer.REPORTER, pipelineMetrics));
+        stored.put(pipeline, checkpoints.newest(pipeline.basePath(), maxCommitDepth));
       } catch (Exception e) {
-        LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
-        pipelineMetrics.countFailure(pipeline.name());
-        labelled.countFailure(pipeline.name());
-        LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
+        fail(pipeline, e);
       }
     }
+    // The Kafka sources of the round, one batch per cluster, before any pipeline is recorded.
+    kafka.measureRound(KafkaSourcePosition.ofRound(stored));
+    List<PipelineFreshness> measured = new ArrayList<>();
+    stored.forEach((pipeline, found) -> {
+      try {
+        if (!found.checkpoint().isPresent()) {
+          LOG.warn("Found no checkpoint in the newest {} commits of pipeline '{}' at {}: its sources have no value",
+              found.commitsSearched(), pipeline.name(), pipeline.basePath());
+        }
+        measured.add(recorder.record(pipeline, found, Observer.REPORTER, metricsOf(pipeline)));
+      } catch (Exception e) {
+        fail(pipeline, e);
+      }
+    });
     return measured;
+  }
+
+  private FreshnessMetrics metricsOf(PipelineSpec pipeline) {
+    return metrics.computeIfAbsent(pipeline.name(), name -> FreshnessMetrics.ofReporter(pipeline, metricsProperties));
+  }
+
+  private void fail(PipelineSpec pipeline, Exception e) {
+    LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
+    metricsOf(pipeline).countFailure(pipeline.name());
+    labelled.countFailure(pipeline.name());
+    LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
+  }
+
+  /** Closes the Kafka clients. */
+  @Override
+  public void close() {
+    kafka.close();
   }
 }

@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.freshness;
 import org.apache.hudi.utilities.callback.FixedClockFreshnessCallback;
 import org.apache.hudi.utilities.callback.FreshnessCommitCallback;
 import org.apache.hudi.utilities.cli.FreshnessReporterCli;
+import org.apache.hudi.utilities.freshness.kafka.KafkaCluster;
 import org.apache.hudi.utilities.freshness.testutils.CapturedLogs;
 import org.apache.hudi.utilities.freshness.testutils.EmbeddedKafka;
 import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
@@ -330,12 +331,14 @@ class TestFreshnessEndToEnd {
       Map<String, Double> expected = new TreeMap<>(sourceValues("clicks", "clicks", 1200.0, 1200.0 / 3600,
           "offset_lag", 3));
       expected.putAll(pipelineValues("clicks", 1200.0, 1200.0 / 3600, 1));
+      expected.put("hudi_freshness_clicks_source_clicks_records_lost", 0.0);
+      expected.put("hudi_freshness_clicks_source_clicks_checkpoint_ahead_of_log_offsets", 0.0);
       assertEquals(expected, pushgateway.scrape("hudi_freshness_clicks_"));
 
       String everything = logs.text() + reporterOutput.toString(StandardCharsets.UTF_8) + pushgateway.scrapeText()
           + history(target);
       assertTrue(logs.text().contains("Freshness of pipeline 'clicks'"), "the capture saw the callback's log");
-      assertTrue(logs.text().contains("group.id = " + KafkaQueueProbe.DEFAULT_GROUP_ID), "never the Streamer's group");
+      assertTrue(logs.text().contains("group.id = " + KafkaCluster.DEFAULT_GROUP_ID), "never the Streamer's group");
       for (String secret : SECRETS) {
         assertFalse(everything.contains(secret), "credential " + secret + " leaked");
       }

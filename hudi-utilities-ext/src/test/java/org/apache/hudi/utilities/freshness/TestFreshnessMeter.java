@@ -143,6 +143,7 @@ class TestFreshnessMeter {
     assertEquals(FreshnessState.UNREADABLE, freshness.sources().get(0).state());
     assertEquals("1", freshness.sources().get(0).position().get());
     assertFalse(freshness.sources().get(0).lag().isPresent());
+    assertEquals("timeline unreadable", freshness.sources().get(0).reason().get(), "the reason goes with the status");
     assertEquals(FreshnessState.CAUGHT_UP, freshness.sources().get(1).state());
     assertEquals(1, freshness.unreadableSources());
   }

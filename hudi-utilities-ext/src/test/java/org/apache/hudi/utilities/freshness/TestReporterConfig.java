@@ -18,7 +18,10 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.utilities.freshness.kafka.KafkaCluster;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,6 +103,99 @@ class TestReporterConfig {
         "sasl.jaas.config", "secret-jaas"))), clicks.sources());
   }
 
+  private static final String CLUSTERS = String.join("\n",
+      "kafkaClusters:",
+      "  - name: main",
+      "    properties:",
+      "      bootstrap.servers: broker:9092",
+      "      security.protocol: SASL_SSL",
+      "      sasl.jaas.config: ${env:KAFKA_JAAS}",
+      "pipelines:",
+      "  - name: clicks",
+      "    basePath: /data/clicks",
+      "    kafkaCluster: main",
+      "    properties:",
+      "      hoodie.streamer.source.kafka.topic: clicks",
+      "  - name: views",
+      "    basePath: /data/views",
+      "    kafkaCluster: main",
+      "    properties:",
+      "      hoodie.streamer.source.kafka.topic: views",
+      "      hoodie.streamer.freshness.kafka.poll.timeout.ms: 250",
+      "  - name: inline",
+      "    basePath: /data/inline",
+      "    properties:",
+      "      hoodie.streamer.source.kafka.topic: inline",
+      "      bootstrap.servers: broker:9092",
+      "      security.protocol: SASL_SSL",
+      "      sasl.jaas.config: jaas-from-the-environment",
+      "");
+
+  @Test
+  void pipelinesShareAConnectionBlockDefinedOnceAndMatchTheInlineForm() throws Exception {
+    ReporterConfig config = ReporterConfig.parse(CLUSTERS, "clusters.yaml",
+        Map.of("KAFKA_JAAS", "jaas-from-the-environment")::get);
+
+    Map<String, String> connection = Map.of("bootstrap.servers", "broker:9092", "security.protocol", "SASL_SSL",
+        "sasl.jaas.config", "jaas-from-the-environment");
+    for (PipelineSpec pipeline : config.pipelines()) {
+      assertEquals(List.of(SourceSpec.kafka(pipeline.name(), connection)), pipeline.sources(), pipeline.name());
+    }
+    // One cluster, so one client: the block's pipelines and the one that repeats its settings inline.
+    assertEquals(1, config.pipelines().stream().map(pipeline -> KafkaCluster.of(pipeline.sources().get(0)))
+        .distinct().count());
+    assertEquals(Duration.ofMillis(250), config.pipelines().get(1).kafkaPollTimeout());
+  }
+
+  @Test
+  void secretsComeFromTheEnvironmentAndFromFilesAndKafkasOwnReferencesAreLeftToKafka(@TempDir Path dir)
+      throws Exception {
+    Path password = Files.writeString(dir.resolve("truststore-password"), "from-a-file\n");
+    String yaml = String.join("\n",
+        "pipelines:",
+        "  - name: clicks",
+        "    basePath: /data/clicks",
+        "    properties:",
+        "      hoodie.streamer.source.kafka.topic: clicks",
+        "      bootstrap.servers: ${env:BROKERS}",
+        "      sasl.jaas.config: 'PlainLoginModule required username=\"u\" password=\"${env:KAFKA_PASSWORD}\";'",
+        "      ssl.truststore.password: ${file:" + password + "}",
+        "      ssl.keystore.password: ${file:/etc/kafka/secrets.properties:keystore}",
+        "");
+
+    Map<String, String> properties = ReporterConfig.parse(yaml, "secrets.yaml",
+        Map.of("BROKERS", "b1:9092,b2:9092", "KAFKA_PASSWORD", "p4ss")::get).pipelines().get(0).sources().get(0)
+        .kafkaProperties();
+
+    assertEquals("b1:9092,b2:9092", properties.get("bootstrap.servers"));
+    assertEquals("PlainLoginModule required username=\"u\" password=\"p4ss\";", properties.get("sasl.jaas.config"));
+    assertEquals("from-a-file", properties.get("ssl.truststore.password"));
+    assertEquals("${file:/etc/kafka/secrets.properties:keystore}", properties.get("ssl.keystore.password"));
+
+    IllegalArgumentException unset = assertThrows(IllegalArgumentException.class,
+        () -> ReporterConfig.parse(yaml, "secrets.yaml", Map.of("BROKERS", "b:9092")::get));
+    assertEquals("Cannot read 'sasl.jaas.config' of 'properties' of pipelines[0] of secrets.yaml: environment "
+        + "variable KAFKA_PASSWORD is not set (export it before starting the reporter, or write the value in place "
+        + "of ${env:KAFKA_PASSWORD})", unset.getMessage());
+  }
+
+  @Test
+  void rejectsAnUnknownClusterAndASettingMadeTwice() {
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        CLUSTERS.replace("kafkaCluster: main\n    properties:\n      hoodie.streamer.source.kafka.topic: views",
+            "kafkaCluster: backup\n    properties:\n      hoodie.streamer.source.kafka.topic: views"),
+        "clusters.yaml", Map.of("KAFKA_JAAS", "j")::get));
+    assertEquals("Cannot read pipelines[1] of clusters.yaml: 'kafkaCluster' names cluster 'backup', which no "
+        + "kafkaClusters block defines (defined: [main])", unknown.getMessage());
+
+    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        CLUSTERS.replace("      hoodie.streamer.source.kafka.topic: clicks",
+            "      hoodie.streamer.source.kafka.topic: clicks\n      bootstrap.servers: other:9092"),
+        "clusters.yaml", Map.of("KAFKA_JAAS", "j")::get));
+    assertEquals("Cannot read pipelines[0] of clusters.yaml: [bootstrap.servers] are set both in its properties and "
+        + "in Kafka cluster 'main' (set each in one place)", twice.getMessage());
+  }
+
   @Test
   void theExampleOfTheDocsIsValid() throws Exception {
     Path example = Paths.get("..", "docs", "freshness", "reporter-example.yaml");
@@ -133,8 +229,8 @@ class TestReporterConfig {
   void rejectsAnUnknownKeyAndAPipelineWithoutSource() {
     IllegalArgumentException sources = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi, path: /t}]}\n", "x.yaml"));
-    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, name, properties])",
-        sources.getMessage());
+    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, kafkaCluster, name, "
+        + "properties])", sources.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minutes: 5}}\n", "x.yaml"));
     assertTrue(none.getMessage().startsWith("Cannot read pipelines[0] of x.yaml: Cannot measure the freshness of "

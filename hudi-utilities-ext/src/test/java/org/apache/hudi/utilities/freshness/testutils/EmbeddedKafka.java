@@ -31,8 +31,13 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Time;
 
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,6 +84,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("transaction.state.log.replication.factor", "1");
     props.put("transaction.state.log.min.isr", "1");
     props.put("group.initial.rebalance.delay.ms", "0");
+    // Kafka's default, stated: a read-only observer must not create the topics it asks about.
+    props.put("auto.create.topics.enable", "true");
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM, Option.empty());
     server.startup();
     return new EmbeddedKafka(server, "127.0.0.1:" + brokerPort);
@@ -109,6 +116,30 @@ public final class EmbeddedKafka implements AutoCloseable {
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), new StringSerializer(), new StringSerializer())) {
       RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, partition, createTime, null, value)).get();
       return metadata.offset();
+    }
+  }
+
+  /** Connections the broker accepted on its client listener since it started: its own count, read over JMX. */
+  public long connectionsAccepted() {
+    return sumOfMBeans("kafka.server:type=socket-server-metrics,listener=PLAINTEXT,networkProcessor=*",
+        "connection-creation-total");
+  }
+
+  /** Requests of one API (such as {@code ListOffsets}, {@code Metadata}, {@code Fetch}) the broker served. */
+  public long requestsServed(String api) {
+    return sumOfMBeans("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=" + api + ",*", "Count");
+  }
+
+  private static long sumOfMBeans(String pattern, String attribute) {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      long sum = 0;
+      for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+        sum += ((Number) server.getAttribute(name, attribute)).longValue();
+      }
+      return sum;
+    } catch (JMException e) {
+      throw new IllegalStateException("Cannot read the broker's metric " + pattern + " " + attribute, e);
     }
   }
 

@@ -1,0 +1,152 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness.kafka;
+
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.QueueProbe;
+import org.apache.hudi.utilities.freshness.SourceSpec;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The Kafka clients of an observer, one per cluster ({@link KafkaCluster}), opened at their cluster's first
+ * measurement and kept until {@link #close()}.
+ *
+ * <p>A round measures its Kafka positions ahead of its pipelines with {@link #measureRound}: one batch per cluster.
+ * The {@link #probe} of a source then answers from that round's readings; a position the round did not measure (the
+ * commit callback's, say) is measured alone.
+ */
+public final class KafkaClusters implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaClusters.class);
+
+  private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
+  private final ConcurrentMap<KafkaCluster, KafkaClusterClient> clients = new ConcurrentHashMap<>();
+  private volatile Map<KafkaSourcePosition, KafkaReading> round = Collections.emptyMap();
+
+  /** @param consumerFactory opens a consumer from a cluster's {@link KafkaCluster#consumerProperties()} */
+  public KafkaClusters(Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
+    this.consumerFactory = Objects.requireNonNull(consumerFactory, "consumerFactory");
+  }
+
+  /** Clients that are Kafka consumers reading raw bytes. */
+  public static KafkaClusters withKafkaConsumers() {
+    return new KafkaClusters(properties -> new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer()));
+  }
+
+  /**
+   * Measures positions, one batch per cluster, the clusters one after the other. Thread-safe: workers may measure
+   * different clusters at once; one cluster's batches are serialized.
+   *
+   * @return a reading per distinct position
+   */
+  public Map<KafkaSourcePosition, KafkaReading> measure(Collection<KafkaSourcePosition> positions) {
+    Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
+    byCluster(positions).forEach((cluster, ofCluster) -> readings.putAll(measureCluster(cluster, ofCluster)));
+    return readings;
+  }
+
+  /**
+   * Measures a round's Kafka positions ({@link KafkaSourcePosition#ofRound}) and keeps the readings for the round's
+   * probes, in place of the previous round's. Call it once at the start of every round.
+   */
+  public void measureRound(Collection<KafkaSourcePosition> positions) {
+    measureRound(positions, Runnable::run);
+  }
+
+  /**
+   * {@link #measureRound(Collection)} with the clusters measured on the executor's threads, so that an unreachable
+   * cluster's timeout delays none of the others.
+   */
+  public void measureRound(Collection<KafkaSourcePosition> positions, Executor executor) {
+    // A round that fails half-way must not leave the previous round's readings to its probes.
+    round = Collections.emptyMap();
+    List<CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new ArrayList<>();
+    byCluster(positions).forEach((cluster, ofCluster) ->
+        clusters.add(CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
+    Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
+    clusters.forEach(cluster -> readings.putAll(cluster.join()));
+    round = Collections.unmodifiableMap(readings);
+  }
+
+  private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {
+    return positions.stream().distinct()
+        .collect(Collectors.groupingBy(KafkaSourcePosition::cluster, LinkedHashMap::new, Collectors.toList()));
+  }
+
+  /** One cluster's readings; a fault of the cluster stays with its own positions. */
+  private Map<KafkaSourcePosition, KafkaReading> measureCluster(KafkaCluster cluster,
+                                                                List<KafkaSourcePosition> positions) {
+    try {
+      return client(cluster).measure(positions);
+    } catch (RuntimeException e) {
+      String reason = "Cannot measure the Kafka sources of cluster " + cluster.bootstrapServers() + ": " + e;
+      LOG.warn("{}", reason, e);
+      Map<KafkaSourcePosition, KafkaReading> failed = new LinkedHashMap<>();
+      positions.forEach(position -> failed.put(position, KafkaReading.failed(reason)));
+      return failed;
+    }
+  }
+
+  /** The probe of a Kafka source of a pipeline: the current round's reading of its position, else one of its own. */
+  public QueueProbe probe(PipelineSpec pipeline, SourceSpec source) {
+    return checkpoint -> {
+      KafkaSourcePosition position = KafkaSourcePosition.of(pipeline, source, checkpoint);
+      KafkaReading reading = round.get(position);
+      return (reading != null ? reading : measure(List.of(position)).get(position)).head();
+    };
+  }
+
+  private KafkaClusterClient client(KafkaCluster cluster) {
+    return clients.computeIfAbsent(cluster, key -> new KafkaClusterClient(key,
+        () -> consumerFactory.apply(key.consumerProperties())));
+  }
+
+  /** Closes every cluster's client; a failure to close one is logged and the others are closed. */
+  @Override
+  public void close() {
+    clients.values().forEach(client -> {
+      try {
+        client.close();
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot close {} cleanly", client, e);
+      }
+    });
+    clients.clear();
+  }
+}
