@@ -122,14 +122,15 @@ public class HoodieFreshnessConfig extends HoodieConfig {
 
   public static final ConfigProperty<Long> KAFKA_POLL_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
-      .defaultValue(500L)
+      .defaultValue(5000L)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "kafka.poll.timeout.ms")
       .markAdvanced()
       .withDocumentation("Most time spent polling a Kafka source for the first record after the checkpoint of each "
           + "lagging partition; the read ends as soon as every lagging partition answered. When any of them gives no "
           + "record in time, the source's lag is left out (state UNREADABLE, with the reason), never the age of the "
-          + "partitions that answered, which is only a lower bound. The reporter reads the sources of a cluster "
-          + "together, within the longest of their timeouts.");
+          + "partitions that answered, which is only a lower bound. The default leaves a loaded broker seconds to "
+          + "answer, since a healthy read ends at once. The reporter reads the sources of a cluster together, within "
+          + "the longest of their timeouts.");
 
   public static final ConfigProperty<Long> KAFKA_METADATA_TIMEOUT_MS = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "kafka.metadata.timeout.ms")
