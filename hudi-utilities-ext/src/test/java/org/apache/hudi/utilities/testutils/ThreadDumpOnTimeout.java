@@ -35,9 +35,8 @@ import java.lang.management.ThreadInfo;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,11 +56,16 @@ public final class ThreadDumpOnTimeout implements InvocationInterceptor {
   /** The dump is taken this long before JUnit interrupts the method, while the threads still stand where they hung. */
   private static final Duration AHEAD = Duration.ofSeconds(5);
 
-  private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(runnable -> {
+  private static final ScheduledThreadPoolExecutor WATCHDOG = new ScheduledThreadPoolExecutor(1, runnable -> {
     Thread thread = new Thread(runnable, "thread-dump-on-timeout");
     thread.setDaemon(true);
     return thread;
   });
+
+  static {
+    // A method that ends in time cancels its dump: forget it then, not 15 minutes later.
+    WATCHDOG.setRemoveOnCancelPolicy(true);
+  }
 
   @Override
   public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
