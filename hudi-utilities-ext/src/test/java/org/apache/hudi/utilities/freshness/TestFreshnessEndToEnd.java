@@ -29,6 +29,7 @@ import org.apache.hudi.utilities.hudi014.SourceTimeline;
 import org.apache.hudi.utilities.schema.FilebasedSchemaProvider;
 import org.apache.hudi.utilities.sources.JsonKafkaSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
+import org.apache.hudi.utilities.testutils.HudiMetricsRelease;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.testutils.StreamerJob;
@@ -106,6 +107,8 @@ class TestFreshnessEndToEnd {
 
   @AfterAll
   static void stopServers() throws Exception {
+    // Hudi's metrics outlive the class: their reporters would push to the stopped pushgateway in later classes.
+    HudiMetricsRelease.releaseAll();
     if (kafka != null) {
       kafka.close();
     }
