@@ -31,10 +31,12 @@ import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.QueueProbe;
+import org.apache.hudi.utilities.freshness.RecentHistory;
 import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.StatusRules;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -43,8 +45,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Measures a pipeline on Hudi 0.14 and records the result where operators look: its metrics and its history. Hudi
@@ -58,13 +63,32 @@ public final class FreshnessRecorder {
   private final FreshnessMeter meter;
   private final Configuration hadoopConf;
   private final LabelledFreshnessMetrics labelled;
+  private final Function<String, Option<SourceTimeline>> sourceTimelines;
+  private final Option<RecentHistory> recentHistory;
 
   /**
+   * Reads each Hudi source's timeline afresh and the status window from the stored history: the commit callback's
+   * recorder, made once per commit.
+   *
    * @param labelled the labelled metrics each measurement updates and pushes (to the pipeline's pushgateway, if any)
    */
   public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled) {
+    this(clock, hadoopConf, labelled, path -> SourceTimeline.load(path, hadoopConf), Option.empty());
+  }
+
+  /**
+   * @param sourceTimelines the timeline of a Hudi source by base path, empty if it holds no table: a cache can keep
+   *                        timelines across measurements
+   * @param recentHistory   the status windows kept in memory, if the recorder lives across measurements; else read
+   *                        from the stored history each time
+   */
+  public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled,
+                           Function<String, Option<SourceTimeline>> sourceTimelines,
+                           Option<RecentHistory> recentHistory) {
     this.hadoopConf = Objects.requireNonNull(hadoopConf, "hadoopConf");
     this.labelled = Objects.requireNonNull(labelled, "labelled");
+    this.sourceTimelines = Objects.requireNonNull(sourceTimelines, "sourceTimelines");
+    this.recentHistory = Objects.requireNonNull(recentHistory, "recentHistory");
     this.meter = new FreshnessMeter(clock, this::probe);
   }
 
@@ -116,13 +140,16 @@ public final class FreshnessRecorder {
         : Option.empty();
     Duration window = pipeline.policy().statusWindow();
     PipelineFreshness freshness = StatusRules.rate(measured,
-        history.isPresent() ? history.get().since(measured.measuredAt().minus(window)) : Collections.emptyList(),
-        window);
+        history.isPresent() ? earlier(pipeline, history.get(), measured.measuredAt().minus(window))
+            : Collections.emptyList(), window);
     metrics.publish(freshness);
     labelled.update(pipeline, freshness);
     LabelledMetricsPush.push(pipeline, observer, labelled);
     if (history.isPresent()) {
       history.get().append(freshness);
+      if (recentHistory.isPresent()) {
+        recentHistory.get().add(freshness, window);
+      }
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         stored.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),
@@ -131,10 +158,14 @@ public final class FreshnessRecorder {
     return freshness;
   }
 
+  private List<JsonNode> earlier(PipelineSpec pipeline, FreshnessHistory stored, Instant from) throws IOException {
+    return recentHistory.isPresent() ? recentHistory.get().since(pipeline.name(), stored, from) : stored.since(from);
+  }
+
   private QueueProbe probe(PipelineSpec pipeline, SourceSpec source) {
     switch (source.kind()) {
       case HUDI:
-        return new HudiTimelineProbe(hadoopConf, source.hudiPath().get());
+        return new HudiTimelineProbe(source.hudiPath().get(), sourceTimelines);
       case KAFKA:
         return KafkaQueueProbe.forSource(source, pipeline.kafkaPollTimeout(), pipeline.kafkaMetadataTimeout());
       default:
