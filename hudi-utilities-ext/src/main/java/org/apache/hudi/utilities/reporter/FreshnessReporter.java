@@ -104,18 +104,17 @@ public final class FreshnessReporter implements AutoCloseable {
   }
 
   /**
-   * Measures the pipelines of this reporter's shard once. A pipeline that fails or passes its deadline gets no value,
-   * is logged and counted in its metrics; the others are measured all the same.
+   * Measures the pipelines of this reporter's shard once. A pipeline that fails or passes its deadline gets no value
+   * and is logged; a failure is counted in the pipeline's metrics, a timeout in the reporter's
+   * ({@link ReporterMetrics#ROUND_PIPELINES}); the others are measured all the same.
    */
   public RoundReport runRound(List<PipelineSpec> pipelines) {
-    RoundReport report = round.run(shard.select(pipelines));
-    for (PipelineOutcome outcome : report.outcomes()) {
-      if (outcome.kind() == PipelineOutcome.Kind.TIMED_OUT) {
-        pipelines.stream().filter(pipeline -> pipeline.name().equals(outcome.pipeline())).findFirst()
-            .ifPresent(measurement::countFailure);
-      }
-    }
+    List<PipelineSpec> measured = shard.select(pipelines);
+    RoundReport report = round.run(measured);
+    // Timed-out pipelines are counted once, here, not per pipeline: a store that stops answering raises one alert
+    // (HudiFreshnessReporterPipelinesTimingOut), not one per pipeline it holds.
     self.roundDone(report);
+    ReporterMetricsPush.push(measured, shard, self);
     LOG.info("Freshness {}", report);
     return report;
   }

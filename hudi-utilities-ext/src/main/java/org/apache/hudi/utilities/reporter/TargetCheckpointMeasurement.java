@@ -81,16 +81,11 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
       }
       return recorder.record(pipeline, stored, Observer.REPORTER, pipelineMetrics);
     } catch (Exception e) {
-      countFailure(pipeline);
+      pipelineMetrics.countFailure(pipeline.name());
+      labelled.countFailure(pipeline.name());
       LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
       throw e;
     }
-  }
-
-  /** Counts a measurement of the pipeline that gave no value (failed, or past its deadline). */
-  void countFailure(PipelineSpec pipeline) {
-    metricsOf(pipeline).countFailure(pipeline.name());
-    labelled.countFailure(pipeline.name());
   }
 
   private FreshnessMetrics metricsOf(PipelineSpec pipeline) {
