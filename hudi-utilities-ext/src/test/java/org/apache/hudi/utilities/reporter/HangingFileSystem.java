@@ -48,10 +48,16 @@ public final class HangingFileSystem extends FileSystem {
   }
 
   private static <T> T hang() {
+    awaitIgnoringInterrupts(released);
+    throw new IllegalStateException("the hanging store was released without an answer");
+  }
+
+  /** Waits as a socket read does: deaf to interrupts, which it keeps for the caller. */
+  static void awaitIgnoringInterrupts(CountDownLatch latch) {
     boolean interrupted = false;
     while (true) {
       try {
-        released.await();
+        latch.await();
         break;
       } catch (InterruptedException e) {
         interrupted = true;
@@ -60,7 +66,6 @@ public final class HangingFileSystem extends FileSystem {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    throw new IllegalStateException("the hanging store was released without an answer");
   }
 
   @Override

@@ -121,7 +121,7 @@ class TestMeasurementRound {
     calls.computeIfAbsent(pipeline.name(), name -> new AtomicInteger()).incrementAndGet();
     switch (pipeline.name()) {
       case "hung":
-        awaitIgnoringInterrupts(hungCallReturns);
+        HangingFileSystem.awaitIgnoringInterrupts(hungCallReturns);
         return measured(pipeline);
       case "throws":
         throw new IllegalStateException("cannot read the timeline");
@@ -129,22 +129,6 @@ class TestMeasurementRound {
         throw new NoClassDefFoundError("org/apache/kafka/clients/consumer/KafkaConsumer");
       default:
         return measured(pipeline);
-    }
-  }
-
-  /** As an S3 request waiting out its socket timeout: deaf to interrupts. */
-  private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        latch.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
   }
 
