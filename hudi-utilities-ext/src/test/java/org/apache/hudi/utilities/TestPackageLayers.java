@@ -43,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The packages of the main code form layers: no package reaches back into a package that reaches it. From the bottom,
  * values and rules ({@code checkpoint}, {@code config}, {@code sources.multi}, {@code transform.sql},
  * {@code transform.view}, {@code freshness}), the Hudi 0.14 binding ({@code hudi014}), then the entry points users name ({@code sources},
- * {@code transform}, {@code callback}) and the command-line tools ({@code cli}).
+ * {@code transform}, {@code callback}), the freshness reporter ({@code reporter}: it orchestrates rounds over the
+ * binding, so it sits above it and below its command line) and the command-line tools ({@code cli}).
  */
 class TestPackageLayers {
 
@@ -73,13 +74,26 @@ class TestPackageLayers {
   @Test
   void theValuesAndRulesImportNoLayerAboveThem() {
     Map<String, Set<String>> graph = packageGraph();
-    Set<String> upper = Set.of("hudi014", "sources", "transform", "callback", "cli");
+    Set<String> upper = Set.of("hudi014", "sources", "transform", "callback", "reporter", "cli");
     List<String> violations = new ArrayList<>();
     for (String core : List.of("checkpoint", "config", "sources.multi", "transform.sql", "transform.view", "freshness")) {
       graph.getOrDefault(core, Set.of()).stream().filter(upper::contains)
           .forEach(imported -> violations.add(core + " -> " + imported));
     }
     assertEquals(List.of(), violations);
+  }
+
+  @Test
+  void theReporterOrchestratesTheBindingAndOnlyTheCommandLineImportsIt() {
+    Map<String, Set<String>> graph = packageGraph();
+    List<String> importers = new ArrayList<>();
+    graph.forEach((from, to) -> {
+      if (to.contains("reporter") && !from.equals("cli")) {
+        importers.add(from);
+      }
+    });
+    assertEquals(List.of(), importers);
+    assertTrue(graph.get("reporter").contains("hudi014"), "the reporter adapts nothing itself: " + graph.get("reporter"));
   }
 
   /** Package (relative to {@code org.apache.hudi.utilities}) to the packages its classes reference, itself left out. */

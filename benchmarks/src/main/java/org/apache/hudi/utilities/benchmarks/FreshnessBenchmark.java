@@ -36,7 +36,7 @@ import org.apache.hudi.utilities.freshness.FreshnessState;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
-import org.apache.hudi.utilities.hudi014.FreshnessReporter;
+import org.apache.hudi.utilities.reporter.FreshnessReporter;
 import org.apache.hudi.utilities.sources.HoodieIncrMultiSource;
 import org.apache.hudi.utilities.streamer.HoodieStreamer;
 import org.apache.hudi.utilities.testutils.LocalSpark;

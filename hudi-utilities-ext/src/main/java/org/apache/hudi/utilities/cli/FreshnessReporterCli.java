@@ -31,7 +31,10 @@ import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.ReporterConfig;
 import org.apache.hudi.utilities.freshness.RetentionHeadroom;
 import org.apache.hudi.utilities.freshness.SourceFreshness;
-import org.apache.hudi.utilities.hudi014.FreshnessReporter;
+import org.apache.hudi.utilities.reporter.FreshnessReporter;
+import org.apache.hudi.utilities.reporter.PipelineShard;
+import org.apache.hudi.utilities.reporter.RoundReport;
+import org.apache.hudi.utilities.reporter.RoundSchedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -44,6 +47,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -56,7 +60,9 @@ import java.util.stream.Collectors;
  *   org.apache.hudi.utilities.cli.FreshnessReporterCli --config freshness.yaml [--interval 60]
  * </pre>
  *
- * <p>Options: {@code --config}, {@code --max-commit-depth} (default 100), {@code --interval} seconds, {@code --rounds},
+ * <p>Options: {@code --config}, {@code --max-commit-depth} (default 100), {@code --interval} seconds (start to start),
+ * {@code --rounds}, {@code --workers}, {@code --pipeline-timeout} seconds, {@code --shard-index} and
+ * {@code --shard-count},
  * {@code --history}, {@code --history-limit}, {@code --chart} (a PNG of one pipeline's history, with
  * {@code --chart-pipeline}, {@code --chart-width}, {@code --chart-height}), {@code --http-port} and {@code --http-host}
  * (serve the labelled metrics for Prometheus), {@code --output json} (each round's measurements as a JSON document).
@@ -73,8 +79,26 @@ public final class FreshnessReporterCli {
         + "the one holding the Streamer checkpoint")
     int maxCommitDepth = 100;
 
-    @Parameter(names = "--interval", description = "Seconds between runs; 0 runs once")
+    @Parameter(names = "--interval", description = "Seconds from the start of one round to the start of the next "
+        + "(a fixed rate: a round that lasts longer skips the start times it ran past and counts an overrun); 0 runs "
+        + "once")
     long intervalSeconds = 0;
+
+    @Parameter(names = "--workers", description = "Pipelines measured at the same time; by default 4 per processor, "
+        + "at least 8 (the work waits on storage and brokers)")
+    int workers = FreshnessReporter.Settings.defaults().workers();
+
+    @Parameter(names = "--pipeline-timeout", description = "Seconds one pipeline's measurement may take; past it the "
+        + "pipeline gets no value this round and counts as timed out")
+    long pipelineTimeoutSeconds = FreshnessReporter.DEFAULT_PIPELINE_TIMEOUT.getSeconds();
+
+    @Parameter(names = "--shard-index", description = "Which shard of the pipelines this reporter measures, from 0 "
+        + "to --shard-count - 1 (by the CRC32 of the pipeline's name)")
+    int shardIndex = 0;
+
+    @Parameter(names = "--shard-count", description = "Reporters sharing the pipelines of the config; each measures "
+        + "its --shard-index, together every pipeline exactly once")
+    int shardCount = 1;
 
     @Parameter(names = "--rounds", description = "Runs to do with --interval; 0 runs until stopped")
     long rounds = 0;
@@ -153,10 +177,21 @@ public final class FreshnessReporterCli {
     if (chartPipeline != null) {
       return drawChart(chartPipeline, options, out, err, hadoopConf);
     }
-    FreshnessReporter reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(),
-        options.maxCommitDepth);
-    HTTPServer server = options.httpPort == null ? null
-        : reporter.labelledMetrics().serve(options.httpHost, options.httpPort);
+    FreshnessReporter reporter;
+    RoundSchedule schedule;
+    try {
+      reporter = new FreshnessReporter(clock, hadoopConf, config.metricsProperties(), options.maxCommitDepth,
+          FreshnessReporter.Settings.defaults().workers(options.workers)
+              .pipelineTimeout(Duration.ofSeconds(options.pipelineTimeoutSeconds))
+              .shard(PipelineShard.of(options.shardIndex, options.shardCount))
+              .interval(Duration.ofSeconds(Math.max(0, options.intervalSeconds))));
+      schedule = options.intervalSeconds > 0
+          ? new RoundSchedule(Duration.ofSeconds(options.intervalSeconds), clock, RoundSchedule.Sleeper.THREAD) : null;
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return CommandLine.BAD_ARGUMENTS;
+    }
+    HTTPServer server = options.httpPort == null ? null : reporter.serve(options.httpHost, options.httpPort);
     if (server != null) {
       // A notice, not a measurement: with --output json it stays off the documents.
       (format == CommandLine.OutputFormat.JSON ? err : out).println("Serving the labelled freshness metrics on http://"
@@ -164,17 +199,21 @@ public final class FreshnessReporterCli {
     }
     try {
       for (long round = 1; ; round++) {
-        List<PipelineFreshness> measured = reporter.reportOnce(config.pipelines());
+        if (schedule != null) {
+          schedule.awaitNextRound();
+          reporter.reporterMetrics().overruns(schedule.overruns());
+        }
+        RoundReport report = reporter.runRound(config.pipelines());
+        List<PipelineFreshness> measured = report.measured();
         if (format == CommandLine.OutputFormat.JSON) {
           CommandLine.printJson(measurementsJson(measured), out);
         } else {
           out.print(HistoryTable.formatMeasurements(measured));
         }
-        int exitCode = measured.size() == config.pipelines().size() ? CommandLine.SUCCESS : CommandLine.FAILURE;
-        if (options.intervalSeconds <= 0 || (options.rounds > 0 && round >= options.rounds)) {
+        int exitCode = measured.size() == report.outcomes().size() ? CommandLine.SUCCESS : CommandLine.FAILURE;
+        if (schedule == null || (options.rounds > 0 && round >= options.rounds)) {
           return exitCode;
         }
-        Thread.sleep(options.intervalSeconds * 1000L);
       }
     } finally {
       if (server != null) {

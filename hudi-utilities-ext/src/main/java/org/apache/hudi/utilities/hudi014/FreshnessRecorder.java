@@ -30,11 +30,13 @@ import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.QueueProbe;
+import org.apache.hudi.utilities.freshness.RecentHistory;
 import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.StatusRules;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -43,13 +45,16 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Measures a pipeline on Hudi 0.14 and records the result where operators look: its metrics and its history. Hudi
- * sources are probed through their timeline ({@link HudiTimelineProbe}), Kafka sources through a Kafka consumer
- * (loaded only for Kafka sources, so that pipelines without Kafka need no Kafka client).
+ * sources are probed through their timeline ({@link HudiTimelineProbe}), Kafka sources through their cluster's client
+ * ({@link KafkaClusters}, which loads Kafka's classes only for Kafka sources).
  */
 public final class FreshnessRecorder {
 
@@ -59,16 +64,36 @@ public final class FreshnessRecorder {
   private final Configuration hadoopConf;
   private final LabelledFreshnessMetrics labelled;
   private final KafkaClusters kafka;
+  private final Function<String, Option<SourceTimeline>> sourceTimelines;
+  private final Option<RecentHistory> recentHistory;
 
   /**
+   * Reads each Hudi source's timeline afresh and the status window from the stored history: the commit callback's
+   * recorder, made once per commit.
+   *
    * @param labelled the labelled metrics each measurement updates and pushes (to the pipeline's pushgateway, if any)
    * @param kafka    the clients of the Kafka sources' clusters; the caller closes them
    */
   public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled,
                            KafkaClusters kafka) {
+    this(clock, hadoopConf, labelled, kafka, path -> SourceTimeline.load(path, hadoopConf), Option.empty());
+  }
+
+  /**
+   * @param kafka           the clients of the Kafka sources' clusters; the caller closes them
+   * @param sourceTimelines the timeline of a Hudi source by base path, empty if it holds no table: a cache can keep
+   *                        timelines across measurements
+   * @param recentHistory   the status windows kept in memory, if the recorder lives across measurements; else read
+   *                        from the stored history each time
+   */
+  public FreshnessRecorder(Clock clock, Configuration hadoopConf, LabelledFreshnessMetrics labelled,
+                           KafkaClusters kafka, Function<String, Option<SourceTimeline>> sourceTimelines,
+                           Option<RecentHistory> recentHistory) {
     this.hadoopConf = Objects.requireNonNull(hadoopConf, "hadoopConf");
     this.labelled = Objects.requireNonNull(labelled, "labelled");
     this.kafka = Objects.requireNonNull(kafka, "kafka");
+    this.sourceTimelines = Objects.requireNonNull(sourceTimelines, "sourceTimelines");
+    this.recentHistory = Objects.requireNonNull(recentHistory, "recentHistory");
     this.meter = new FreshnessMeter(clock, this::probe);
   }
 
@@ -120,13 +145,16 @@ public final class FreshnessRecorder {
         : Option.empty();
     Duration window = pipeline.policy().statusWindow();
     PipelineFreshness freshness = StatusRules.rate(measured,
-        history.isPresent() ? history.get().since(measured.measuredAt().minus(window)) : Collections.emptyList(),
-        window);
+        history.isPresent() ? earlier(pipeline, history.get(), measured.measuredAt().minus(window))
+            : Collections.emptyList(), window);
     metrics.publish(freshness);
     labelled.update(pipeline, freshness);
     LabelledMetricsPush.push(pipeline, observer, labelled);
     if (history.isPresent()) {
       history.get().append(freshness);
+      if (recentHistory.isPresent()) {
+        recentHistory.get().add(freshness, window);
+      }
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         stored.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),
@@ -135,10 +163,14 @@ public final class FreshnessRecorder {
     return freshness;
   }
 
+  private List<JsonNode> earlier(PipelineSpec pipeline, FreshnessHistory stored, Instant from) throws IOException {
+    return recentHistory.isPresent() ? recentHistory.get().since(pipeline.name(), stored, from) : stored.since(from);
+  }
+
   private QueueProbe probe(PipelineSpec pipeline, SourceSpec source) {
     switch (source.kind()) {
       case HUDI:
-        return new HudiTimelineProbe(hadoopConf, source.hudiPath().get());
+        return new HudiTimelineProbe(source.hudiPath().get(), sourceTimelines);
       case KAFKA:
         return kafka.probe(pipeline, source);
       default:

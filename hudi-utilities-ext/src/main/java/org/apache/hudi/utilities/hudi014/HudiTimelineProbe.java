@@ -26,12 +26,12 @@ import org.apache.hudi.utilities.freshness.QueueProbe;
 import org.apache.hudi.utilities.freshness.RetentionHeadroom;
 import org.apache.hudi.utilities.sources.multi.WindowReadability;
 
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -53,12 +53,16 @@ final class HudiTimelineProbe implements QueueProbe {
 
   private static final Logger LOG = LoggerFactory.getLogger(HudiTimelineProbe.class);
 
-  private final Configuration hadoopConf;
   private final String basePath;
+  private final Function<String, Option<SourceTimeline>> timelines;
 
-  HudiTimelineProbe(Configuration hadoopConf, String basePath) {
-    this.hadoopConf = hadoopConf;
+  /**
+   * @param timelines the timeline of a table by base path; empty if it holds no Hudi table ({@link SourceTimeline#load}
+   *                  each time, or a cache that reloads a kept timeline)
+   */
+  HudiTimelineProbe(String basePath, Function<String, Option<SourceTimeline>> timelines) {
     this.basePath = basePath;
+    this.timelines = timelines;
   }
 
   /**
@@ -66,7 +70,7 @@ final class HudiTimelineProbe implements QueueProbe {
    */
   @Override
   public QueueHead headAfter(String position) {
-    SourceTimeline timeline = SourceTimeline.load(basePath, hadoopConf).orElseThrow(() -> new IllegalStateException(
+    SourceTimeline timeline = timelines.apply(basePath).orElseThrow(() -> new IllegalStateException(
         "Cannot read the timeline of Hudi source " + basePath + ": there is no Hudi table there (check the source's "
             + "path)"));
     QueueHead head = waitingAfter(timeline, position);

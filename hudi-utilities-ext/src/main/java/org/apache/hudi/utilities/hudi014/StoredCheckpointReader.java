@@ -67,7 +67,20 @@ public final class StoredCheckpointReader {
     if (!exists(targetBasePath)) {
       return StoredCheckpoint.none(0);
     }
-    HoodieTimeline searched = ingestionCommits(targetBasePath);
+    return newest(HoodieTableMetaClient.builder().setConf(hadoopConf).setBasePath(targetBasePath)
+        .setLoadActiveTimelineOnLoad(true).build(), maxCommits);
+  }
+
+  /**
+   * The newest stored checkpoint on the active timeline the meta client holds now (no listing: reload it first to see
+   * newer commits), looking at no more than {@code maxCommits} commits, newest first.
+   *
+   * @return the checkpoint and its commit; {@link StoredCheckpoint#none} if no commit looked at decides
+   * @throws HoodieIOException if a commit's metadata cannot be read
+   */
+  public StoredCheckpoint newest(HoodieTableMetaClient target, int maxCommits) {
+    String targetBasePath = target.getBasePathV2().toString();
+    HoodieTimeline searched = ingestionCommits(target);
     Iterator<HoodieInstant> newestFirst = searched.getReverseOrderedInstants().limit(maxCommits).iterator();
     int looked = 0;
     while (newestFirst.hasNext()) {
@@ -86,6 +99,14 @@ public final class StoredCheckpointReader {
       }
     }
     return StoredCheckpoint.none(looked);
+  }
+
+  /**
+   * The newest of the commits {@link #newest} searches, on the active timeline the meta client holds now: while it
+   * stays the same, so does the checkpoint found at it (completed commits do not change).
+   */
+  public static Option<HoodieInstant> newestIngestionCommit(HoodieTableMetaClient target) {
+    return ingestionCommits(target).lastInstant();
   }
 
   /**
@@ -119,8 +140,8 @@ public final class StoredCheckpointReader {
         "Cannot read the checkpoint of commit %s of %s: its file is still being written", commitTime, targetBasePath)));
   }
 
-  private HoodieTimeline ingestionCommits(String basePath) {
-    HoodieTimeline commits = completedCommits(basePath);
+  private static HoodieTimeline ingestionCommits(HoodieTableMetaClient target) {
+    HoodieTimeline commits = target.getActiveTimeline().getCommitsTimeline().filterCompletedInstants();
     HoodieTimeline deltaCommits = commits.filter(instant -> instant.getAction().equals(HoodieTimeline.DELTA_COMMIT_ACTION));
     return deltaCommits.empty() ? commits : deltaCommits;
   }

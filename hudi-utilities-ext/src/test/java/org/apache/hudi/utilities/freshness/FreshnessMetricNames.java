@@ -19,15 +19,21 @@
 package org.apache.hudi.utilities.freshness;
 
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.reporter.FreshnessReporter;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.apache.hadoop.conf.Configuration;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -58,8 +64,9 @@ public final class FreshnessMetricNames {
   }
 
   /**
-   * The names a measurement publishes, read from {@link LabelledFreshnessMetrics#collect()}: every snapshot's name,
-   * counters with Prometheus' {@code _total}.
+   * The names a measurement publishes, read from {@link LabelledFreshnessMetrics#collect()}, and those the reporter
+   * publishes about its rounds ({@code ReporterMetrics}): every snapshot's name, counters with Prometheus'
+   * {@code _total}.
    */
   public static Set<String> exported() {
     Instant now = Instant.parse("2026-11-30T08:00:00Z");
@@ -72,11 +79,21 @@ public final class FreshnessMetricNames {
         SourceKind.HUDI, "1", QueueHead.waitingSince(now.minus(Duration.ofMinutes(15)), 2), now, policy))));
     metrics.countFailure("joined");
     Set<String> names = new TreeSet<>();
-    for (MetricSnapshot snapshot : metrics.collect()) {
+    addNames(metrics.collect(), names);
+    // The reporter's own, after a round, with a cadence.
+    try (FreshnessReporter reporter = new FreshnessReporter(Clock.fixed(now, ZoneOffset.UTC), new Configuration(),
+        Map.of(), 1, FreshnessReporter.Settings.defaults().workers(1).interval(Duration.ofMinutes(1)))) {
+      reporter.runRound(List.of());
+      addNames(reporter.reporterMetrics().collect(), names);
+    }
+    return names;
+  }
+
+  private static void addNames(MetricSnapshots snapshots, Set<String> names) {
+    for (MetricSnapshot snapshot : snapshots) {
       String name = snapshot.getMetadata().getPrometheusName();
       names.add(snapshot instanceof CounterSnapshot ? name + "_total" : name);
     }
-    return names;
   }
 
   /**

@@ -26,6 +26,7 @@ import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.hudi.utilities.freshness.testutils.Prometheus;
 import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
+import org.apache.hudi.utilities.reporter.FreshnessReporter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

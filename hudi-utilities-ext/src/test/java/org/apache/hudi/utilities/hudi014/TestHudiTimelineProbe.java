@@ -61,7 +61,8 @@ class TestHudiTimelineProbe {
   @BeforeEach
   void createProbe() {
     ordersDir = dir.resolve("orders");
-    probe = new HudiTimelineProbe(SharedSpark.jsc().hadoopConfiguration(), ordersDir.toUri().toString());
+    probe = new HudiTimelineProbe(ordersDir.toUri().toString(),
+        path -> SourceTimeline.load(path, SharedSpark.jsc().hadoopConfiguration()));
   }
 
   private String upsertOrder(String id) {

@@ -36,7 +36,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /** Hudi 0.14 tables and timelines written directly, without Spark: instants with chosen metadata and completion time. */
-final class WrittenTimelines {
+public final class WrittenTimelines {
 
   private static final Configuration CONF = new Configuration();
 
@@ -44,14 +44,14 @@ final class WrittenTimelines {
   }
 
   /** Creates an empty table; returns its path as a URI. */
-  static String table(Path dir, String name, HoodieTableType type) throws Exception {
+  public static String table(Path dir, String name, HoodieTableType type) throws Exception {
     String path = dir.resolve(name).toUri().toString();
     HoodieTableMetaClient.withPropertyBuilder().setTableType(type).setTableName(name).initTable(CONF, path);
     return path;
   }
 
   /** Completes an instant of the action whose metadata holds the given extra metadata; returns its time. */
-  static String complete(String basePath, String action, Map<String, String> extraMetadata) throws Exception {
+  public static String complete(String basePath, String action, Map<String, String> extraMetadata) throws Exception {
     HoodieActiveTimeline timeline = HoodieTableMetaClient.builder().setConf(CONF).setBasePath(basePath).build()
         .getActiveTimeline();
     String instant = HoodieActiveTimeline.createNewInstantTime();
@@ -66,7 +66,7 @@ final class WrittenTimelines {
   }
 
   /** Sets when a completed instant became readable: Hudi 0.14 takes it from the file's modification time. */
-  static void completedAt(String basePath, String instant, String action, Instant completion) throws Exception {
+  public static void completedAt(String basePath, String instant, String action, Instant completion) throws Exception {
     Files.setLastModifiedTime(Paths.get(java.net.URI.create(basePath)).resolve(".hoodie").resolve(instant + "."
         + action), FileTime.from(completion));
   }

@@ -1,0 +1,74 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.freshness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The history entries a status is rated from ({@link StatusRules}: the status window and the newest entry before it),
+ * kept in memory by a long-running observer: read from the stored {@link FreshnessHistory} once per pipeline, then
+ * appended to with each measurement it records, so that a round reads no history. Entries that another observer (the
+ * commit callback) writes afterwards are not seen; the observer's own measurements, one a round, rate the status.
+ */
+public final class RecentHistory {
+
+  private final Map<String, List<JsonNode>> entries = new ConcurrentHashMap<>();
+
+  /**
+   * The kept entries measured at or after {@code from}, and the newest one before it, oldest first; read from
+   * {@code stored} the first time the pipeline is asked for.
+   */
+  public List<JsonNode> since(String pipeline, FreshnessHistory stored, Instant from) throws IOException {
+    List<JsonNode> kept = entries.get(pipeline);
+    if (kept == null) {
+      kept = new ArrayList<>(stored.since(from));
+      entries.put(pipeline, kept);
+    }
+    synchronized (kept) {
+      return new ArrayList<>(window(kept, from));
+    }
+  }
+
+  /** Keeps a measurement just written to the history, dropping entries no window starting before it needs. */
+  public void add(PipelineFreshness freshness, Duration window) {
+    List<JsonNode> kept = entries.computeIfAbsent(freshness.pipeline(), name -> new ArrayList<>());
+    synchronized (kept) {
+      kept.add(FreshnessHistory.toJson(freshness));
+      List<JsonNode> needed = new ArrayList<>(window(kept, freshness.measuredAt().minus(window)));
+      kept.clear();
+      kept.addAll(needed);
+    }
+  }
+
+  private static List<JsonNode> window(List<JsonNode> oldestFirst, Instant from) {
+    int first = oldestFirst.size();
+    while (first > 0 && !Instant.parse(oldestFirst.get(first - 1).path("measuredAt").asText()).isBefore(from)) {
+      first--;
+    }
+    return oldestFirst.subList(Math.max(0, first - 1), oldestFirst.size());
+  }
+}

@@ -1,0 +1,120 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.reporter;
+
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
+import org.apache.hudi.utilities.freshness.LabelledMetricsPush;
+import org.apache.hudi.utilities.freshness.Observer;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.RecentHistory;
+import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
+import org.apache.hudi.utilities.freshness.kafka.KafkaSourcePosition;
+import org.apache.hudi.utilities.hudi014.FreshnessMetrics;
+import org.apache.hudi.utilities.hudi014.FreshnessRecorder;
+
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The reporter's measurement of a pipeline: the checkpoint its target stores ({@link HudiTableCache}, bounded by
+ * {@code --max-commit-depth}), each source probed past it (Hudi sources through the same cache), the status rated from
+ * the history kept in memory ({@link RecentHistory}), and the result published: Hudi's metrics, the labelled metrics
+ * and their pushgateway, the history.
+ */
+final class TargetCheckpointMeasurement implements PipelineMeasurement {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TargetCheckpointMeasurement.class);
+
+  private final HudiTableCache tables;
+  private final KafkaClusters kafka;
+  private final ExecutorService kafkaRounds;
+  private final FreshnessRecorder recorder;
+  private final Map<String, String> metricsProperties;
+  private final Map<String, FreshnessMetrics> metrics = new ConcurrentHashMap<>();
+  private final LabelledFreshnessMetrics labelled;
+  private final int maxCommitDepth;
+
+  TargetCheckpointMeasurement(Clock clock, Configuration hadoopConf, Map<String, String> metricsProperties,
+                              int maxCommitDepth, LabelledFreshnessMetrics labelled, KafkaClusters kafka) {
+    this.tables = new HudiTableCache(hadoopConf);
+    this.kafka = kafka;
+    this.kafkaRounds = Executors.newCachedThreadPool(runnable -> {
+      Thread thread = new Thread(runnable, "freshness-kafka-round");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.recorder = new FreshnessRecorder(clock, hadoopConf, labelled, kafka, tables::timeline,
+        Option.of(new RecentHistory()));
+    this.metricsProperties = metricsProperties;
+    this.maxCommitDepth = maxCommitDepth;
+    this.labelled = labelled;
+  }
+
+  @Override
+  public void beginRound(List<PipelineSpec> pipelines) {
+    tables.beginRound();
+    // The Kafka positions of the round, one batch per cluster and the clusters at once, each bounded by its client's
+    // timeouts: by the checkpoints the last round found, since reading them again needs the pipelines' deadlines. A
+    // pipeline whose checkpoint moved since is measured alone when its worker probes it.
+    Map<PipelineSpec, StoredCheckpoint> known = new LinkedHashMap<>();
+    pipelines.forEach(pipeline -> tables.lastCheckpoint(pipeline.basePath())
+        .ifPresent(stored -> known.put(pipeline, stored)));
+    kafka.measureRound(KafkaSourcePosition.ofRound(known), kafkaRounds);
+  }
+
+  /** Closes the Kafka clients. */
+  void close() {
+    kafkaRounds.shutdownNow();
+    kafka.close();
+  }
+
+  @Override
+  public PipelineFreshness measure(PipelineSpec pipeline) throws Exception {
+    FreshnessMetrics pipelineMetrics = metricsOf(pipeline);
+    try {
+      StoredCheckpoint stored = tables.checkpoint(pipeline.basePath(), maxCommitDepth);
+      if (!stored.checkpoint().isPresent()) {
+        LOG.warn("Found no checkpoint in the newest {} commits of pipeline '{}' at {}: its sources have no value",
+            stored.commitsSearched(), pipeline.name(), pipeline.basePath());
+      }
+      return recorder.record(pipeline, stored, Observer.REPORTER, pipelineMetrics);
+    } catch (Exception e) {
+      pipelineMetrics.countFailure(pipeline.name());
+      labelled.countFailure(pipeline.name());
+      LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
+      throw e;
+    }
+  }
+
+  private FreshnessMetrics metricsOf(PipelineSpec pipeline) {
+    return metrics.computeIfAbsent(pipeline.name(), name -> FreshnessMetrics.ofReporter(pipeline, metricsProperties));
+  }
+}

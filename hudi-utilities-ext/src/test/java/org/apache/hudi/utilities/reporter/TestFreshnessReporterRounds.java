@@ -1,0 +1,166 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.reporter;
+
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.hudi014.WrittenTimelines;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The reporter's rounds over real tables (timelines written directly, no Spark): a target whose store never answers
+ * costs its pipeline one deadline while the others are measured, and a warm round reads only what may have changed.
+ */
+class TestFreshnessReporterRounds {
+
+  private static final String HISTORY = ".hoodie/.aux/freshness";
+  private static final Duration GENEROUS = Duration.ofSeconds(30);
+
+  @TempDir
+  java.nio.file.Path dir;
+
+  private FreshnessReporter reporter;
+
+  @AfterEach
+  void stop() {
+    HangingFileSystem.release();
+    if (reporter != null) {
+      reporter.close();
+    }
+  }
+
+  @Test
+  void targetWhoseStoreNeverAnswersCostsOneDeadlineAndTheOtherPipelinesAreMeasuredInTheSameRound() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    List<PipelineSpec> pipelines = List.of(
+        pipeline("hung", "hang:///warehouse/hung", Map.of("orders", orders)),
+        pipeline("a", target("a", "orders=" + consumed), Map.of("orders", orders)),
+        pipeline("b", target("b", "orders=" + consumed), Map.of("orders", orders)),
+        pipeline("c", target("c", "orders=" + consumed), Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    conf.set("fs.hang.impl", HangingFileSystem.class.getName());
+    conf.setBoolean("fs.hang.impl.disable.cache", true);
+    HangingFileSystem.hangFromNowOn();
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10,
+        FreshnessReporter.Settings.defaults().workers(2).pipelineTimeout(Duration.ofSeconds(1)));
+
+    RoundReport round = reporter.runRound(pipelines);
+
+    assertEquals(List.of("hung:TIMED_OUT (no answer within PT1S)", "a:MEASURED", "b:MEASURED", "c:MEASURED"),
+        round.outcomes().stream().map(PipelineOutcome::toString).collect(Collectors.toList()));
+    assertTrue(round.duration().compareTo(GENEROUS) < 0, round.toString());
+    assertEquals(List.of("orders:CAUGHT_UP"), states(round.measured().get(0)));
+  }
+
+  @Test
+  void warmRoundOverUnchangedTablesReadsAtMostTwoFilesPerTableAndNoHistoryEntry() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String users = WrittenTimelines.table(dir, "users", HoodieTableType.MERGE_ON_READ);
+    String ordersCommit = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    String usersCommit = WrittenTimelines.complete(users, HoodieTimeline.DELTA_COMMIT_ACTION, Map.of());
+    String joined = target("joined", "orders=" + ordersCommit + ",users=" + usersCommit);
+    String shipped = target("shipped", "orders=" + ordersCommit);
+    // orders is the source of both pipelines.
+    List<PipelineSpec> pipelines = List.of(
+        pipeline("joined", joined, Map.of("orders", orders, "users", users)),
+        pipeline("shipped", shipped, Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    ReadCountingFileSystem.install(conf);
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10, FreshnessReporter.Settings.defaults());
+    ReadCountingFileSystem.reset();
+    assertEquals(2, reporter.runRound(pipelines).measured().size());
+    int coldReads = ReadCountingFileSystem.readsUnder(dir.toUri().toString()).size();
+
+    ReadCountingFileSystem.reset();
+    RoundReport warm = reporter.runRound(pipelines);
+
+    assertEquals(2, warm.measured().size());
+    for (String table : List.of(orders, users, joined, shipped)) {
+      List<String> reads = ReadCountingFileSystem.readsUnder(table, HISTORY);
+      assertTrue(reads.size() <= 2, table + " (cold round: " + coldReads + " reads in all): " + reads);
+    }
+    // The status window is kept in memory: no entry is read. Writing this round's entry lists the folder once, to
+    // prune the entries beyond the newest hoodie.streamer.freshness.history.max.entries.
+    for (String target : List.of(joined, shipped)) {
+      assertEquals(List.of("list " + new Path(target + "/" + HISTORY).toUri().getPath()),
+          ReadCountingFileSystem.readsUnder(target + "/" + HISTORY), target);
+    }
+  }
+
+  @Test
+  void targetsCheckpointIsReadAgainWhenItsNewestCommitChanged() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String first = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    String joined = target("joined", "orders=" + first);
+    List<PipelineSpec> pipelines = List.of(pipeline("joined", joined, Map.of("orders", orders)));
+    reporter = new FreshnessReporter(Clock.systemUTC(), new Configuration(), Map.of(), 10,
+        FreshnessReporter.Settings.defaults());
+    assertEquals(List.of("orders:CAUGHT_UP"), states(reporter.reportOnce(pipelines).get(0)));
+
+    String second = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    PipelineFreshness behind = reporter.reportOnce(pipelines).get(0);
+    String ingested = WrittenTimelines.complete(joined, HoodieTimeline.COMMIT_ACTION,
+        Map.of(HoodieWriteConfig.STREAMER_CHECKPOINT_KEY, "orders=" + second));
+    PipelineFreshness caughtUp = reporter.reportOnce(pipelines).get(0);
+
+    assertEquals(List.of("orders:WAITING"), states(behind));
+    assertEquals(ingested, caughtUp.checkpoint().commit().get());
+    assertEquals(List.of("orders:CAUGHT_UP"), states(caughtUp));
+  }
+
+  private String target(String name, String checkpoint) throws Exception {
+    String path = WrittenTimelines.table(dir, name, HoodieTableType.COPY_ON_WRITE);
+    WrittenTimelines.complete(path, HoodieTimeline.COMMIT_ACTION,
+        Map.of(HoodieWriteConfig.STREAMER_CHECKPOINT_KEY, checkpoint));
+    return path;
+  }
+
+  private static PipelineSpec pipeline(String name, String target, Map<String, String> sources) {
+    TypedProperties props = new TypedProperties();
+    props.setProperty("hoodie.streamer.source.multi.hudi.tables", String.join(",", new TreeSet<>(sources.keySet())));
+    sources.forEach((source, path) -> props.setProperty("hoodie.streamer.source.hudi." + source + ".path", path));
+    return StreamerPipelineSpec.from(props, target, name);
+  }
+
+  private static List<String> states(PipelineFreshness measured) {
+    return measured.sources().stream().map(source -> source.source() + ":" + source.state())
+        .collect(Collectors.toList());
+  }
+}

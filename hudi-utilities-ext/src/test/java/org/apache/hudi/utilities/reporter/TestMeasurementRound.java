@@ -1,0 +1,156 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *      http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.hudi.utilities.reporter;
+
+import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.freshness.Observer;
+import org.apache.hudi.utilities.freshness.PipelineFreshness;
+import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.SourceSpec;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A round measures every pipeline within its own deadline on a pool of workers: a hung pipeline costs one deadline,
+ * holds one worker (replaced) until it returns, and the others are measured in the same round; every error of one
+ * pipeline stays with it.
+ */
+class TestMeasurementRound {
+
+  private static final Duration DEADLINE = Duration.ofMillis(500);
+  /** Far above anything a round should take here, so that a slow machine never fails the test. */
+  private static final Duration GENEROUS = Duration.ofSeconds(20);
+
+  private final CountDownLatch hungCallReturns = new CountDownLatch(1);
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private MeasurementRound round;
+
+  @AfterEach
+  void releaseTheHungCall() {
+    hungCallReturns.countDown();
+    if (round != null) {
+      round.close();
+    }
+  }
+
+  @Test
+  void hungPipelineCostsOneDeadlineAndEveryOtherPipelineIsMeasuredInTheSameRound() throws Exception {
+    round = new MeasurementRound(this::measure, 2, DEADLINE, Clock.systemUTC());
+    List<PipelineSpec> pipelines = pipelines("hung", "a", "b", "c", "d", "e");
+
+    RoundReport first = round.run(pipelines);
+
+    assertEquals(List.of("hung:TIMED_OUT (no answer within PT0.5S)", "a:MEASURED", "b:MEASURED", "c:MEASURED",
+        "d:MEASURED", "e:MEASURED"), outcomes(first));
+    assertTrue(first.duration().compareTo(GENEROUS) < 0, first.toString());
+    assertEquals(1, round.stuckWorkers());
+
+    // The call ignores interrupts and has not returned: the next round does not start it again, nor wait for it.
+    RoundReport second = round.run(pipelines);
+
+    assertEquals("hung:TIMED_OUT", outcomes(second).get(0).substring(0, "hung:TIMED_OUT".length()));
+    assertTrue(second.outcomes().get(0).reason().contains("has not returned"), second.outcomes().get(0).reason());
+    assertEquals(5, second.count(PipelineOutcome.Kind.MEASURED));
+    assertEquals(1, calls.get("hung").get());
+
+    hungCallReturns.countDown();
+    awaitNoStuckWorker();
+    RoundReport third = round.run(pipelines);
+
+    assertEquals(6, third.count(PipelineOutcome.Kind.MEASURED), third.toString());
+    assertEquals(2, calls.get("hung").get());
+  }
+
+  @Test
+  void everyErrorOfOnePipelineIsContainedAndNamedAsItsReason() {
+    round = new MeasurementRound(this::measure, 3, GENEROUS, Clock.systemUTC());
+
+    RoundReport report = round.run(pipelines("a", "throws", "linkage", "b"));
+
+    assertEquals(List.of("a:MEASURED", "throws:FAILED (java.lang.IllegalStateException: cannot read the timeline)",
+        "linkage:FAILED (java.lang.NoClassDefFoundError: org/apache/kafka/clients/consumer/KafkaConsumer)",
+        "b:MEASURED"), outcomes(report));
+    assertEquals(0, round.stuckWorkers());
+  }
+
+  @Test
+  void moreWorkersThanOneMeasureTogether() {
+    // Eight pipelines of 300 ms each on eight workers: together about 300 ms, one after the other 2.4 s.
+    round = new MeasurementRound(pipeline -> {
+      Thread.sleep(300);
+      return measured(pipeline);
+    }, 8, GENEROUS, Clock.systemUTC());
+
+    RoundReport report = round.run(pipelines("a", "b", "c", "d", "e", "f", "g", "h"));
+
+    assertEquals(8, report.count(PipelineOutcome.Kind.MEASURED));
+    assertTrue(report.duration().compareTo(Duration.ofMillis(2400)) < 0, report.toString());
+  }
+
+  private PipelineFreshness measure(PipelineSpec pipeline) {
+    calls.computeIfAbsent(pipeline.name(), name -> new AtomicInteger()).incrementAndGet();
+    switch (pipeline.name()) {
+      case "hung":
+        HangingFileSystem.awaitIgnoringInterrupts(hungCallReturns);
+        return measured(pipeline);
+      case "throws":
+        throw new IllegalStateException("cannot read the timeline");
+      case "linkage":
+        throw new NoClassDefFoundError("org/apache/kafka/clients/consumer/KafkaConsumer");
+      default:
+        return measured(pipeline);
+    }
+  }
+
+  private void awaitNoStuckWorker() throws InterruptedException {
+    long until = System.nanoTime() + GENEROUS.toNanos();
+    while (round.stuckWorkers() > 0 && System.nanoTime() < until) {
+      Thread.sleep(10);
+    }
+    assertEquals(0, round.stuckWorkers());
+  }
+
+  private static PipelineFreshness measured(PipelineSpec pipeline) {
+    return new PipelineFreshness(pipeline.name(), pipeline.basePath(), Observer.REPORTER, Clock.systemUTC().instant(),
+        StoredCheckpoint.none(0), List.of());
+  }
+
+  static List<PipelineSpec> pipelines(String... names) {
+    return IntStream.range(0, names.length).mapToObj(i -> PipelineSpec.builder(names[i], "/data/" + names[i])
+        .source(SourceSpec.hudi("orders", "/data/orders")).build()).collect(Collectors.toList());
+  }
+
+  private static List<String> outcomes(RoundReport report) {
+    return report.outcomes().stream().map(PipelineOutcome::toString).collect(Collectors.toList());
+  }
+}
