@@ -139,7 +139,7 @@ public final class ExplainCli {
    * Explains the next batch of the job its arguments name: the explanation to {@code out} (as text or, with
    * {@code --output json}, one JSON document), what went wrong to {@code err}.
    *
-   * @param clock what "now" is for the idle timeout of alignment
+   * @param clock what "now" is for the idle timeout of alignment, and the time a view's batch runs at
    * @param spark the session to explain the batch in, asked for only once the arguments are read and valid
    * @return 0 on success; 1 if the batch would fail (its message goes to {@code err}; what was explained before the
    *     failure to {@code out}); 2 on bad arguments or settings
@@ -338,7 +338,7 @@ public final class ExplainCli {
       bound.addObject().put("placeholder", placeholder).put("table", table).put("kind", reference.kind().name())
           .put("binding", binding);
     });
-    MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer();
+    MultiDatasetSqlFileTransformer transformer = new MultiDatasetSqlFileTransformer(clock);
     Dataset<Row> result = transformer.apply(jsc, spark, new MultiDatasetBatch(datasets, Option.of(manifest)), props);
     transformer.viewBatch().ifPresent(view -> out.printf("It is a view; this batch: %s%n", view));
     json.put("view", transformer.viewBatch().orElse(null));

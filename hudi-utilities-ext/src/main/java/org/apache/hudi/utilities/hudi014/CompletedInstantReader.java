@@ -70,6 +70,15 @@ public final class CompletedInstantReader {
   /** Instants taken as not yet completed after every attempt, in this JVM. */
   private static final AtomicLong INSTANTS_HELD = new AtomicLong();
 
+  /** Waits between two attempts at a read. */
+  @FunctionalInterface
+  interface Backoff {
+    void await(long millis) throws InterruptedException;
+  }
+
+  /** A sleep; replaced only by tests, which make a writer finish while a reader backs off rather than race the wait. */
+  private static volatile Backoff betweenAttempts = Thread::sleep;
+
   /** Turns an instant's bytes into its metadata. */
   @FunctionalInterface
   public interface Parser<T> {
@@ -198,9 +207,20 @@ public final class CompletedInstantReader {
     return INSTANTS_HELD.get();
   }
 
+  /**
+   * Replaces the wait between attempts, in this JVM.
+   *
+   * @return the wait it replaced, to put back
+   */
+  static Backoff backoffWith(Backoff replacement) {
+    Backoff replaced = betweenAttempts;
+    betweenAttempts = replacement;
+    return replaced;
+  }
+
   private static void sleep(long millis) {
     try {
-      Thread.sleep(millis);
+      betweenAttempts.await(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new HoodieIOException("Interrupted while waiting for a completed instant's file to be written",

@@ -52,6 +52,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -88,12 +89,25 @@ public class MultiDatasetSqlFileTransformer implements MultiDatasetTransformer {
   private static final String VIEW_PREFIX = "HOODIE_SRC_TMP_TABLE_";
 
   /** The view of this job's SQL file, if it is a view's: checked at the first batch, then kept. */
-  private final MultiTableView view = new MultiTableView();
+  private final MultiTableView view;
   /**
    * The datasets the last batch's placeholders read, which may be cached (a delta read for its keys by
    * {@link SnapshotKeyFilter}, a {@code CACHE TABLE} of a placeholder): unpersisted at the next batch.
    */
   private List<Dataset<Row>> lastBatchInputs = Collections.emptyList();
+
+  /** As the Streamer creates it (by name): a view's batches run at the system clock's time. */
+  public MultiDatasetSqlFileTransformer() {
+    this(Clock.systemUTC());
+  }
+
+  /**
+   * @param clock what a view's batch takes its time from, once per batch: the instant its query's time functions
+   *              ({@code current_timestamp()}, {@code current_date()}, ...) read in every plan of the batch
+   */
+  public MultiDatasetSqlFileTransformer(Clock clock) {
+    this.view = new MultiTableView(clock);
+  }
 
   @Override
   public Dataset<Row> apply(JavaSparkContext jsc, SparkSession sparkSession, List<Dataset<Row>> datasets,

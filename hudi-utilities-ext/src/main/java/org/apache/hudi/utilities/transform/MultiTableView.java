@@ -50,6 +50,8 @@ import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -71,6 +73,8 @@ final class MultiTableView {
 
   private static final Logger LOG = LoggerFactory.getLogger(MultiTableView.class);
 
+  /** What each batch takes its time from, once: the time its query's time functions read. */
+  private final Clock clock;
   private ViewDefinition definition;
   /** The settings, parsed once from the properties they were parsed from (again only if the job's properties change). */
   private TypedProperties settingsFrom;
@@ -80,6 +84,10 @@ final class MultiTableView {
   private Map<String, StructType> definedSchemas;
   private List<Dataset<Row>> persisted = new ArrayList<>();
   private Option<Decision> lastDecision = Option.empty();
+
+  MultiTableView(Clock clock) {
+    this.clock = clock;
+  }
 
   /** Whether a SQL file is a view's: it references tables through &lt;TABLE...&gt; placeholders. */
   static boolean isView(List<String> statements, SourcePlaceholders placeholders) {
@@ -163,7 +171,8 @@ final class MultiTableView {
           sqlFile, HoodieViewConfig.STRATEGY.key(), strategy, definition.refusal().get(),
           HoodieViewConfig.STRATEGY.key(), ViewStrategy.AUTO));
     }
-    ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.listLimit());
+    Instant batchTime = clock.instant();
+    ViewBatch viewBatch = new ViewBatch(spark, definition, states, viewConf.listLimit(), batchTime);
     List<ViewCost.TableChange> changes = readers.values().stream()
         .map(reader -> reader.change().reachingIfListed(definition.joinedTo(reader.table()), viewConf.listLimit()))
         .collect(Collectors.toList());
@@ -197,7 +206,8 @@ final class MultiTableView {
     persisted.addAll(viewBatch.persisted());
     Decision decision = new Decision(strategy, incremental, reason, viewBatch.steps());
     lastDecision = Option.of(decision);
-    LOG.info("View of {} over {}: {}; steps: {}", sqlFile, definition.query().tables(), decision, viewBatch.steps());
+    LOG.info("View of {} over {} at {}: {}; steps: {}", sqlFile, definition.query().tables(), batchTime, decision,
+        viewBatch.steps());
     manifest.target().ifPresent(path -> ViewMetrics.publish(path, properties, decision.incremental(), cost));
     return rows;
   }

@@ -21,6 +21,7 @@ package org.apache.hudi.utilities.sources;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.utilities.hudi014.CompletedInstantReader;
 import org.apache.hudi.utilities.hudi014.StoredCheckpointReader;
+import org.apache.hudi.utilities.hudi014.WriterDuringBackoff;
 import org.apache.hudi.utilities.testutils.FailureMessages;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.OrdersAndUsersPipeline;
@@ -39,8 +40,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.apache.hudi.utilities.testutils.HudiTables.order;
@@ -98,9 +97,10 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
     InstantFile secondFile = InstantFile.of(tables.ordersPath, second, HoodieTimeline.COMMIT_ACTION);
 
     secondFile.exposeHalf();
-    CompletableFuture<Void> writerFinishes = secondFile.finishWritingOnceARetryIsSeen();
-    job.syncInProcess();
-    writerFinishes.get(10, TimeUnit.SECONDS);
+    try (WriterDuringBackoff writer = WriterDuringBackoff.finishing(secondFile::finishWriting)) {
+      job.syncInProcess();
+      assertTrue(writer.finished(), "no reader met the unfinished file");
+    }
 
     assertEquals(List.of("[o1,1]", "[o2,2]"), targetRows());
     assertTrue(HudiTables.lastCheckpoint(tables.targetPath).startsWith("orders=" + second + ","));
@@ -201,19 +201,6 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
       write(content);
     }
 
-    /** The writer finishes as soon as a reader has met the file unfinished and backs off to read it again. */
-    CompletableFuture<Void> finishWritingOnceARetryIsSeen() {
-      long before = CompletedInstantReader.retriedReads();
-      return CompletableFuture.runAsync(() -> {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (CompletedInstantReader.retriedReads() == before) {
-          assertTrue(System.nanoTime() < deadline, "no reader met the unfinished file");
-          sleep();
-        }
-        finishWriting();
-      });
-    }
-
     void modifiedAgo(Duration age) throws IOException {
       Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(age)));
     }
@@ -223,15 +210,6 @@ class TestSourcesWrittenWhileRead extends OrdersAndUsersPipeline {
         Files.write(file, bytes);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
-      }
-    }
-
-    private static void sleep() {
-      try {
-        Thread.sleep(2);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
       }
     }
   }

@@ -36,6 +36,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -83,6 +84,7 @@ public final class ViewBatch {
   private final ViewDefinition view;
   private final Map<String, TableState> tables;
   private final ListLimit listLimit;
+  private final BatchTime time;
   private final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<String> steps = new ArrayList<>();
   private final Map<State, Map<String, Dataset<Row>>> changedRows = new EnumMap<>(State.class);
@@ -93,12 +95,16 @@ public final class ViewBatch {
    * @param tables    every table of the view (others are left out), by name
    * @param listLimit how many keys a restriction lists in an IN filter (pushed into the table's scan); more keys
    *                  restrict by a semi-join
+   * @param time      the time the batch runs at: what the query's time functions read in every plan of the batch
+   *                  (see {@link BatchTime})
    */
-  public ViewBatch(SparkSession spark, ViewDefinition view, Map<String, TableState> tables, ListLimit listLimit) {
+  public ViewBatch(SparkSession spark, ViewDefinition view, Map<String, TableState> tables, ListLimit listLimit,
+                   Instant time) {
     this.spark = spark;
     this.view = view;
     this.tables = tables;
     this.listLimit = listLimit;
+    this.time = new BatchTime(time);
   }
 
   /** The two states of the tables a batch reads. */
@@ -184,13 +190,13 @@ public final class ViewBatch {
    * @param stored the target's rows; empty if it has none (before its first commit)
    */
   public Dataset<Row> full(Option<Dataset<Row>> stored) {
-    Dataset<Row> current = withKeys(cached(result(view.query().analyze(tablesAt(State.CURRENT)))));
+    Dataset<Row> current = withKeys(cached(result(analyzed(tablesAt(State.CURRENT)))));
     Dataset<Row> before;
     if (stored.isPresent()) {
       before = stored.get();
       steps.add("the query over the new state, and deletes of the target's keys its result does not have");
     } else {
-      before = Dataset.ofRows(spark, view.query().analyze(tablesAt(State.PREVIOUS)));
+      before = Dataset.ofRows(spark, analyzed(tablesAt(State.PREVIOUS)));
       steps.add("the query over the new state, and deletes of the keys only its result over the old state has");
     }
     return output(current, false).unionByName(deletes(notIn(targetKeys(before), current, view.targetKey(),
@@ -470,7 +476,7 @@ public final class ViewBatch {
    * @param groups the groups' values of the grouping expressions, in columns {@code GROUP_PREFIX + i}
    */
   private Dataset<Row> regrouped(Rows groups, String which) {
-    LogicalPlan analyzed = view.query().analyze(tablesAt(State.CURRENT));
+    LogicalPlan analyzed = analyzed(tablesAt(State.CURRENT));
     ViewGrouping grouping = view.groupingOf(analyzed).get();
     List<Expression> groupingExpressions = grouping.operator().groupingExpressions();
     int groupCount = groupingExpressions.size();
@@ -549,7 +555,7 @@ public final class ViewBatch {
 
   /** The query's join part at one binding of the tables, with lineage; a grouped view's rows as their groups. */
   private Core core(Map<String, Dataset<Row>> bound) {
-    LogicalPlan analyzed = view.query().analyze(bound);
+    LogicalPlan analyzed = analyzed(bound);
     Option<ViewGrouping> grouping = view.groupingOf(analyzed);
     LogicalPlan joined = grouping.map(found -> found.operator().input()).orElse(analyzed);
     LineagePlan lineage = LineagePlan.of(joined, view.keyOfView());
@@ -568,6 +574,11 @@ public final class ViewBatch {
       plan = new Project(asScalaBuffer(projected).toSeq(), plan);
     }
     return new Core(Dataset.ofRows(spark, plan), lineage);
+  }
+
+  /** The query's analyzed plan over a binding of the tables, its time functions reading the batch's time. */
+  private LogicalPlan analyzed(Map<String, Dataset<Row>> bound) {
+    return time.in(view.query().analyze(bound));
   }
 
   private Map<String, Dataset<Row>> tablesAt(State state) {
@@ -630,7 +641,7 @@ public final class ViewBatch {
   }
 
   private Dataset<Row> emptyRows() {
-    Dataset<Row> result = result(view.query().analyze(tablesAt(State.CURRENT)));
+    Dataset<Row> result = result(analyzed(tablesAt(State.CURRENT)));
     return EmptyRows.of(spark, result.schema());
   }
 

@@ -21,9 +21,6 @@ package org.apache.hudi.utilities.transform.view;
 import org.apache.hudi.common.util.Option;
 
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.CurrentBatchTimestamp;
-import org.apache.spark.sql.catalyst.expressions.CurrentDate;
-import org.apache.spark.sql.catalyst.expressions.CurrentTimestampLike;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression$;
@@ -203,31 +200,13 @@ public final class ViewShape {
     }
   }
 
-  /**
-   * An expression whose value depends on when a batch runs (current_timestamp(), now(), current_date(), ...): Spark
-   * marks them deterministic within a query, but a row they filter or compute changes without any table changing.
-   */
-  private static Option<Expression> timeDependent(Expression expression) {
-    if (expression instanceof CurrentTimestampLike || expression instanceof CurrentDate
-        || expression instanceof CurrentBatchTimestamp) {
-      return Option.of(expression);
-    }
-    for (Expression child : seqAsJavaList(expression.children())) {
-      Option<Expression> found = timeDependent(child);
-      if (found.isPresent()) {
-        return found;
-      }
-    }
-    return Option.empty();
-  }
-
   /** Refuses an expression a batch could not reproduce: a subquery, the time a batch runs at, randomness. */
   static void checkDeterministic(Expression expression, String what) {
     if (SubqueryExpression$.MODULE$.hasSubquery(expression)) {
       throw new ViewRefusal(String.format("the %s %s holds a subquery, whose tables' changes a view cannot follow "
           + "(write it as a join)", what, expression.sql()));
     }
-    Option<Expression> time = timeDependent(expression);
+    Option<Expression> time = BatchTime.readIn(expression);
     if (time.isPresent()) {
       throw new ViewRefusal(String.format("the %s %s reads the time a batch runs at (%s): the rows it decides change "
           + "as time passes while no table changes, so no batch would rewrite them (compare against a column of a "

@@ -27,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +96,31 @@ public final class Prometheus implements AutoCloseable {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("Prometheus has no result for " + promql + " after " + timeout
             + "; targets: " + server.get("/api/v1/targets"));
+      }
+      TimeUnit.MILLISECONDS.sleep(250);
+    }
+  }
+
+  /**
+   * Waits until every rule group has been evaluated at or after {@code instant}: such an evaluation sees every sample
+   * a query saw before {@code instant}, so its alerts are those that data raise, whenever the machine lets it run.
+   *
+   * @throws IllegalStateException if no evaluation that late happens within the timeout
+   */
+  public void awaitRulesEvaluatedAfter(Instant instant, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      JsonNode groups = JSON.readTree(server.get("/api/v1/rules")).path("data").path("groups");
+      boolean evaluated = groups.size() > 0;
+      for (JsonNode group : groups) {
+        evaluated &= !OffsetDateTime.parse(group.path("lastEvaluation").asText()).toInstant().isBefore(instant);
+      }
+      if (evaluated) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("Prometheus has not evaluated its rules since " + instant + " after "
+            + timeout + ": " + groups);
       }
       TimeUnit.MILLISECONDS.sleep(250);
     }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -146,7 +147,7 @@ class TestViewDifferential {
       ViewDefinition view = ViewDefinition.of(query, tables, ViewWorkload.KEYS, List.of("country"));
       assertFalse(view.refusal().isPresent(), String.valueOf(view.refusal()));
       for (boolean full : new boolean[] {false, true}) {
-        ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(100));
+        ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(100), Instant.now());
         IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
             () -> (full ? batch.full(Option.empty()) : batch.incremental(Option.empty())).collectAsList());
         assertTrue(failure.getMessage().contains("record key [country] is null"), failure.getMessage());
@@ -188,7 +189,8 @@ class TestViewDifferential {
         }
         int kind = round == 0 ? -1 : (round - 1) % 5;
         boolean full = kind == 2 || kind == 4;
-        ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(kind == 0 || kind == 2 ? 2 : 100));
+        ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(kind == 0 || kind == 2 ? 2 : 100),
+            Instant.now());
         boolean withStored = kind == 0 || kind == 2 || kind == 3;
         Option<Dataset<Row>> stored = withStored ? Option.of(target.stored(spark)) : Option.empty();
         Dataset<Row> rows = full ? batch.full(stored) : batch.incremental(stored);

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -229,7 +230,7 @@ class TestViewDifferentialOverHudi {
         definition = ViewDefinition.of(query, currents, recordKeys, viewCase.key);
         assertFalse(definition.refusal().isPresent(), described + ": " + definition.refusal());
       }
-      ViewBatch viewBatch = new ViewBatch(spark, definition, states, new ListLimit(100));
+      ViewBatch viewBatch = new ViewBatch(spark, definition, states, new ListLimit(100), Instant.now());
       Option<Dataset<Row>> stored = first ? Option.empty() : hudiTarget.isPresent()
           ? ViewTarget.load(spark, hudiTarget.get()).flatMap(ViewTarget::stored) : Option.of(memoryTarget.stored(spark));
       // The first batch fills the target by a full recompute, as strategy AUTO would; every later one is incremental.

@@ -24,6 +24,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
+import org.apache.hudi.utilities.transform.FixedClockSqlFileTransformer;
 
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -34,6 +35,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -62,22 +65,25 @@ class TestViewRisks {
   /**
    * Risk 1: a query reading the time a batch runs at is refused as incremental (see {@link TestViewShape}); under AUTO
    * it is recomputed in full, which deletes the target's rows its result no longer has, also those only the time
-   * took out (the old state's result, evaluated now, no longer has them either).
+   * took out (the old state's result, evaluated at the batch's time, no longer has them either). The batches run on a
+   * clock the test sets: a row ages out exactly when the batch's time reaches it, however long a sync takes.
    */
   @Test
   void rowThatAgesOutOfTimeFilteredViewIsDeletedByFullRecompute() throws Exception {
     ViewJob view = new ViewJob(dir, "SELECT order_id, amount FROM <TABLE:orders> WHERE timestamp_millis(ts) > current_timestamp()",
         "order_id").strategy(ViewStrategy.AUTO);
-    // Far enough ahead that the first sync ends before it on a loaded machine (a sync takes 10-30 s there).
-    long agesOut = System.currentTimeMillis() + 60_000;
-    view.orders(order("o1", "u1", 10, agesOut), order("o2", "u1", 20, agesOut + 3_600_000));
+    view.job.transformers(FixedClockSqlFileTransformer.class.getName());
+    Instant firstBatch = Instant.parse("2030-01-01T12:00:00Z");
+    Instant agesOut = firstBatch.plus(Duration.ofMinutes(1));
+    view.orders(order("o1", "u1", 10, agesOut.toEpochMilli()), order("o2", "u1", 20, agesOut.plus(Duration.ofHours(1))
+        .toEpochMilli()));
     view.users(user("u1", "ann", 1));
+    FixedClockSqlFileTransformer.runAt(firstBatch);
     view.sync();
-    assertEquals(List.of("[o1,10.0]", "[o2,20.0]"), view.rows(view.target()), "o1 has not aged out yet: a sync took "
-        + "longer than 60 s");
+    assertEquals(List.of("[o1,10.0]", "[o2,20.0]"), view.rows(view.target()));
 
-    Thread.sleep(Math.max(0, agesOut - System.currentTimeMillis() + 1_000));
-    view.orders(order("o3", "u1", 30, agesOut + 3_600_000));
+    view.orders(order("o3", "u1", 30, agesOut.plus(Duration.ofHours(1)).toEpochMilli()));
+    FixedClockSqlFileTransformer.runAt(agesOut);
     view.sync();
 
     assertEquals(List.of("[o2,20.0]", "[o3,30.0]"), view.rows(view.target()));

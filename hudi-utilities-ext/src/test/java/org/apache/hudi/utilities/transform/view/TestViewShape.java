@@ -170,7 +170,8 @@ class TestViewShape {
             "reads the time a batch runs at"),
         Arguments.of("SELECT order_id, datediff(current_date(), DATE'2026-01-01') AS age FROM view_orders",
             "reads the time a batch runs at"),
-        Arguments.of("SELECT order_id FROM view_orders WHERE ts > unix_millis(now())", "reads the time a batch runs at"));
+        Arguments.of("SELECT order_id FROM view_orders WHERE ts > unix_millis(now())", "reads the time a batch runs at"),
+        Arguments.of("SELECT order_id, localtimestamp() AS seen FROM view_orders", "reads the time a batch runs at"));
   }
 
   @ParameterizedTest(name = "{1}")
