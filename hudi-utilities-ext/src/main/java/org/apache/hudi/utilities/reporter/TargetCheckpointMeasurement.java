@@ -39,6 +39,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,6 +60,8 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
   private final FreshnessRecorder recorder;
   private final Map<String, String> metricsProperties;
   private final Map<String, FreshnessMetrics> metrics = new ConcurrentHashMap<>();
+  /** The pipelines whose target held no checkpoint at their last measurement. */
+  private final Set<String> withoutCheckpoint = ConcurrentHashMap.newKeySet();
   private final LabelledFreshnessMetrics labelled;
   private final int maxCommitDepth;
 
@@ -101,9 +104,12 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
     FreshnessMetrics pipelineMetrics = metricsOf(pipeline);
     try {
       StoredCheckpoint stored = tables.checkpoint(pipeline.basePath(), maxCommitDepth);
-      if (!stored.checkpoint().isPresent()) {
-        LOG.warn("Found no checkpoint in the newest {} commits of pipeline '{}' at {}: its sources have no value",
-            stored.commitsSearched(), pipeline.name(), pipeline.basePath());
+      // Warned when a pipeline's target starts holding no checkpoint, not every round: a fleet's log would repeat it.
+      if (!stored.checkpoint().isPresent() && withoutCheckpoint.add(pipeline.name())) {
+        LOG.warn("Found no checkpoint in the newest {} commits of pipeline '{}' at {}: its sources have no value until "
+            + "one is committed", stored.commitsSearched(), pipeline.name(), pipeline.basePath());
+      } else if (stored.checkpoint().isPresent()) {
+        withoutCheckpoint.remove(pipeline.name());
       }
       return recorder.record(pipeline, stored, Observer.REPORTER, pipelineMetrics);
     } catch (Exception e) {

@@ -78,10 +78,11 @@ class TestFreshnessReporter {
   }
 
   private static PipelineFreshness reportOnce(PipelineSpec pipeline, int maxCommitDepth) {
-    List<PipelineFreshness> measured = new FreshnessReporter(Clock.systemUTC(), CONF, Map.of(), maxCommitDepth)
-        .reportOnce(List.of(pipeline));
-    assertEquals(1, measured.size());
-    return measured.get(0);
+    try (FreshnessReporter reporter = new FreshnessReporter(Clock.systemUTC(), CONF, Map.of(), maxCommitDepth)) {
+      List<PipelineFreshness> measured = reporter.reportOnce(List.of(pipeline));
+      assertEquals(1, measured.size());
+      return measured.get(0);
+    }
   }
 
   private static PipelineSpec pipeline(String target, String orders) {

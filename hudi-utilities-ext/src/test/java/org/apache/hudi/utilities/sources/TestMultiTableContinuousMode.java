@@ -413,14 +413,15 @@ class TestMultiTableContinuousMode {
       PipelineSpec pipeline = StreamerPipelineSpec.from(new DFSPropertiesConfiguration(
           SharedSpark.jsc().hadoopConfiguration(), new org.apache.hadoop.fs.Path(job.propertiesFile().toUri())).getProps(),
           targetPath, "joined");
-      FreshnessReporter reporter = new FreshnessReporter(Clock.systemUTC(), SharedSpark.jsc().hadoopConfiguration(),
-          Map.of(), 10);
       Future<?> measuring = threads.submit(() -> {
-        while (writing.get()) {
-          if (reporter.reportOnce(List.of(pipeline)).isEmpty()) {
-            failedMeasurements.incrementAndGet();
+        try (FreshnessReporter reporter = new FreshnessReporter(Clock.systemUTC(),
+            SharedSpark.jsc().hadoopConfiguration(), Map.of(), 10)) {
+          while (writing.get()) {
+            if (reporter.reportOnce(List.of(pipeline)).isEmpty()) {
+              failedMeasurements.incrementAndGet();
+            }
+            measurements.incrementAndGet();
           }
-          measurements.incrementAndGet();
         }
       });
       for (Future<?> write : writes) {
