@@ -22,7 +22,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * One local Spark session for every test class of a run: starting Spark dominates small tests.
+ * One local Spark session for every test class of a run: starting Spark dominates small tests. Hudi's counter
+ * registries are made safe for writers beside a Streamer first ({@link ConcurrentHudiRegistries}).
  */
 public final class SharedSpark {
 
@@ -33,6 +34,7 @@ public final class SharedSpark {
 
   public static synchronized SparkSession session() {
     if (session == null) {
+      ConcurrentHudiRegistries.install();
       session = LocalSpark.start("hudi-utilities-ext-tests");
     }
     return session;
