@@ -36,6 +36,8 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
+
 /**
  * Reads and writes the checkpoint string of a multi-table pipeline, the only place where a
  * {@link MultiTableCheckpoint} exists as text.
@@ -63,6 +65,8 @@ public final class MultiTableCheckpointManager {
   static final String POSITION_SEPARATOR = "=";
   static final String ORDER_ENTRY = "@order";
   static final String ORDER_SEPARATOR = "|";
+  static final String VIEW_ENTRY = "@view";
+  private static final Pattern VIEW_DEFINITION = Pattern.compile("[0-9a-f]{16}");
   private static final Pattern INSTANT = Pattern.compile("\\d+");
 
   private final List<String> tables;
@@ -122,6 +126,7 @@ public final class MultiTableCheckpointManager {
     SortedMap<String, TableReset> resets = new TreeMap<>();
     List<String> malformedEntries = new ArrayList<>();
     List<String> order = new ArrayList<>();
+    Option<String> viewDefinition = Option.empty();
     String trimmed = text == null ? "" : text.trim();
     if (!trimmed.isEmpty() && !trimmed.contains(POSITION_SEPARATOR)) {
       if (INSTANT.matcher(trimmed).matches()) {
@@ -136,8 +141,11 @@ public final class MultiTableCheckpointManager {
         String entry = rawEntry.trim();
         int separator = entry.indexOf(POSITION_SEPARATOR);
         // The order key is read like a table name, blanks around it ignored: "@order = b|a" is never a table "@order".
-        if (separator > 0 && entry.substring(0, separator).trim().equals(ORDER_ENTRY)) {
+        String key = separator > 0 ? entry.substring(0, separator).trim() : "";
+        if (key.equals(ORDER_ENTRY)) {
           order.addAll(Arrays.asList(entry.substring(separator + 1).trim().split(Pattern.quote(ORDER_SEPARATOR))));
+        } else if (key.equals(VIEW_ENTRY) && VIEW_DEFINITION.matcher(entry.substring(separator + 1).trim()).matches()) {
+          viewDefinition = Option.of(entry.substring(separator + 1).trim());
         } else {
           parseEntry(text, entry, positions, resets, malformedEntries);
         }
@@ -150,7 +158,7 @@ public final class MultiTableCheckpointManager {
     MultiTableCheckpoint checkpoint = MultiTableCheckpoint.of(positions);
     // Without an order entry, the tables were declared in name order (see format).
     List<String> tableOrder = order.isEmpty() ? new ArrayList<>(checkpoint.tables()) : order;
-    return new RequestedCheckpoint(checkpoint, resets, malformedEntries, tableOrder);
+    return new RequestedCheckpoint(checkpoint, resets, malformedEntries, tableOrder, viewDefinition);
   }
 
   private void parseEntry(String text, String entry, Map<String, String> positions, SortedMap<String, TableReset> resets,
@@ -203,24 +211,37 @@ public final class MultiTableCheckpointManager {
     return resolved;
   }
 
+  /** Writes a checkpoint in the configured form, for a job whose SQL is no view; see {@link #format(MultiTableCheckpoint, Option)}. */
+  public String format(MultiTableCheckpoint checkpoint) {
+    return format(checkpoint, Option.empty());
+  }
+
   /**
    * Writes a checkpoint in the configured form.
    *
+   * @param viewDefinition the fingerprint of the view the batch writes, if the job's SQL is a view
    * @return the multi-table form, tables in name order, followed by {@code @order=b|a} only when the tables were
-   *     declared in another order (so that positional SQL can notice a reordering); in the bare form, the legacy
-   *     table's instant; an empty string for a checkpoint without positions
+   *     declared in another order (so that positional SQL can notice a reordering), then by {@code @view=<fingerprint>}
+   *     for a view (so that the next batch can notice an edited definition); in the bare form, the legacy table's
+   *     instant; an empty string for a checkpoint without positions
    */
-  public String format(MultiTableCheckpoint checkpoint) {
+  public String format(MultiTableCheckpoint checkpoint, Option<String> viewDefinition) {
     if (!multiTableFormat) {
       return checkpoint.position(legacyTable).orElse("");
     }
+    String fingerprint = viewDefinition.orElse("");
+    checkArgument(fingerprint.isEmpty() || VIEW_DEFINITION.matcher(fingerprint).matches(),
+        "Cannot record view definition '" + fingerprint + "': a fingerprint is 16 hex digits");
     String positions = checkpoint.positions().entrySet().stream()
         .map(position -> position.getKey() + POSITION_SEPARATOR + position.getValue())
         .collect(Collectors.joining(ENTRY_SEPARATOR));
     List<String> declared = tables.stream().filter(checkpoint.tables()::contains).collect(Collectors.toList());
-    return declared.equals(new ArrayList<>(checkpoint.tables()))
+    String ordered = declared.equals(new ArrayList<>(checkpoint.tables()))
         ? positions
         : positions + ENTRY_SEPARATOR + ORDER_ENTRY + POSITION_SEPARATOR + String.join(ORDER_SEPARATOR, declared);
+    return fingerprint.isEmpty() || ordered.isEmpty()
+        ? ordered
+        : ordered + ENTRY_SEPARATOR + VIEW_ENTRY + POSITION_SEPARATOR + fingerprint;
   }
 
   /**

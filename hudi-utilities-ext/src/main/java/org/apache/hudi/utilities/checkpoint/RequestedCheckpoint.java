@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.checkpoint;
 
+import org.apache.hudi.common.util.Option;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -38,13 +40,15 @@ public final class RequestedCheckpoint {
   private final SortedMap<String, TableReset> resets;
   private final List<String> malformedEntries;
   private final List<String> tableOrder;
+  private final Option<String> viewDefinition;
 
   RequestedCheckpoint(MultiTableCheckpoint positions, SortedMap<String, TableReset> resets,
-                      List<String> malformedEntries, List<String> tableOrder) {
+                      List<String> malformedEntries, List<String> tableOrder, Option<String> viewDefinition) {
     this.positions = positions;
     this.resets = Collections.unmodifiableSortedMap(new TreeMap<>(resets));
     this.malformedEntries = Collections.unmodifiableList(new ArrayList<>(malformedEntries));
     this.tableOrder = Collections.unmodifiableList(new ArrayList<>(tableOrder));
+    this.viewDefinition = viewDefinition;
   }
 
   /** The tables asked to be at an instant. */
@@ -63,6 +67,14 @@ public final class RequestedCheckpoint {
    */
   public List<String> tableOrder() {
     return tableOrder;
+  }
+
+  /**
+   * The fingerprint of the view definition that wrote the commit holding this checkpoint ({@code @view=...}); empty for
+   * a job whose SQL is no view, a commit of an earlier version, or an override that does not name one.
+   */
+  public Option<String> viewDefinition() {
+    return viewDefinition;
   }
 
   /** Entries skipped by lenient parsing, as written. */

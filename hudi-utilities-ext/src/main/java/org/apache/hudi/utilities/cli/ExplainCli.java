@@ -42,6 +42,7 @@ import org.apache.hudi.utilities.sources.multi.WrittenData;
 import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetBatch;
 import org.apache.hudi.utilities.transform.MultiDatasetSqlFileTransformer;
+import org.apache.hudi.utilities.transform.ViewDefinitionFingerprint;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -215,7 +216,16 @@ public final class ExplainCli {
     json.put("resume_checkpoint", resumeString.orElse(null));
 
     MultiTableReader reader = new MultiTableReader(props, conf, jsc, spark, clock);
-    IncrMultiBatch batch = IncrMultiBatch.resume(conf, reader, resumeString, stored::checkpoint);
+    Option<String> viewDefinition = ViewDefinitionFingerprint.ofJob(jsc, spark, props);
+    IncrMultiBatch batch = IncrMultiBatch.resume(conf, reader, resumeString, stored::checkpoint, viewDefinition);
+    if (viewDefinition.isPresent()) {
+      Option<String> previous = batch.resumePositions().storedViewDefinition();
+      out.printf("View definition: %s; the checkpoint resumed from records %s%n", viewDefinition.get(),
+          !previous.isPresent() ? "none" : previous.get().equals(viewDefinition.get()) ? "the same"
+              : previous.get() + ": the query or the target's key was edited since (see docs/views.md, \"Changing a view\")");
+    }
+    json.put("view_definition", viewDefinition.orElse(null));
+    json.put("previous_view_definition", batch.resumePositions().storedViewDefinition().orElse(null));
     batch.check(new RetentionGuard(conf));
     BatchTimelines timelines = batch.timelines();
     List<TableWindow> planned = reader.plan(timelines, batch.previous());

@@ -108,4 +108,16 @@ public class HoodieViewConfig extends HoodieConfig {
       .withDocumentation("Most keys a view's batch reads a table for with 'key IN (keys)', which Spark pushes into "
           + "the table's scan (Parquet statistics, Hudi's column stats); more keys are matched by a semi-join and "
           + "kept in memory and disk for the batch.");
+
+  public static final ConfigProperty<String> DEFINITION_CHANGE = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "definition.change")
+      .defaultValue(ViewDefinitionChange.FAIL.name())
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + VIEW_PREFIX + "definition.change")
+      .withValidValues(enumNames(ViewDefinitionChange.class))
+      .withDocumentation("What a view's batch does when the view was edited since the target was written: every "
+          + "commit records a fingerprint of the query (as Spark parses it: blanks, comments and keyword case aside) "
+          + "and of the target's record key in its checkpoint (@view=...). FAIL: the batch fails before any commit, "
+          + "naming both fingerprints, and the target stays as the old query wrote it. REBUILD: the batch recomputes "
+          + "the target in full by the new query (deleting the keys it no longer has), once; the batches after it are "
+          + "incremental again.");
 }

@@ -44,9 +44,12 @@ public final class ViewConf {
   private final ViewStrategy strategy;
   private final ListLimit listLimit;
   private final ViewCost.Weights costWeights;
+  private final ViewDefinitionChange definitionChange;
 
-  private ViewConf(ViewStrategy strategy, ListLimit listLimit, ViewCost.Weights costWeights) {
+  private ViewConf(ViewStrategy strategy, ListLimit listLimit, ViewCost.Weights costWeights,
+                   ViewDefinitionChange definitionChange) {
     this.strategy = strategy;
+    this.definitionChange = definitionChange;
     this.listLimit = listLimit;
     this.costWeights = costWeights;
   }
@@ -67,7 +70,9 @@ public final class ViewConf {
         weight(props, HoodieViewConfig.AUTO_COST_WRITE_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_REWRITE_MICROS, cannot),
         weight(props, HoodieViewConfig.AUTO_COST_INCREMENTAL_FIXED_MS, cannot));
-    return new ViewConf(strategy, listLimit, weights);
+    ViewDefinitionChange definitionChange = ConfigValues.enumValue(props, HoodieViewConfig.DEFINITION_CHANGE,
+        ViewDefinitionChange.class, cannot);
+    return new ViewConf(strategy, listLimit, weights, definitionChange);
   }
 
   private static double weight(TypedProperties props, ConfigProperty<Double> property, String cannot) {
@@ -111,5 +116,10 @@ public final class ViewConf {
 
   public ViewCost.Weights costWeights() {
     return costWeights;
+  }
+
+  /** {@link HoodieViewConfig#DEFINITION_CHANGE}. */
+  public ViewDefinitionChange definitionChange() {
+    return definitionChange;
   }
 }

@@ -32,6 +32,7 @@ import org.apache.hudi.utilities.schema.SchemaProvider;
 import org.apache.hudi.utilities.sources.multi.TableBatch;
 import org.apache.hudi.utilities.transform.CarrierManifest;
 import org.apache.hudi.utilities.transform.MultiDatasetCarrier;
+import org.apache.hudi.utilities.transform.ViewDefinitionFingerprint;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -103,7 +104,8 @@ public class HoodieIncrMultiSource extends Source<Dataset<Row>> {
 
   @Override
   protected InputBatch<Dataset<Row>> fetchNewData(Option<String> lastCkptStr, long sourceLimit) {
-    IncrMultiBatch batch = IncrMultiBatch.resume(conf, tableReads, lastCkptStr, this::storedCheckpoint);
+    IncrMultiBatch batch = IncrMultiBatch.resume(conf, tableReads, lastCkptStr, this::storedCheckpoint,
+        ViewDefinitionFingerprint.ofJob(sparkContext, sparkSession, props));
     int malformed = batch.resumePositions().malformedEntries();
     if (malformed > 0) {
       malformedEntries += malformed;

@@ -46,14 +46,16 @@ public final class IncrMultiBatch {
   private final Option<String> resumeString;
   private final BatchTimelines timelines;
   private final ResumePositions resume;
+  private final Option<String> viewDefinition;
 
   private IncrMultiBatch(MultiTableReadConf conf, MultiTableReader reader, Option<String> resumeString,
-                         BatchTimelines timelines, ResumePositions resume) {
+                         BatchTimelines timelines, ResumePositions resume, Option<String> viewDefinition) {
     this.conf = conf;
     this.reader = reader;
     this.resumeString = resumeString;
     this.timelines = timelines;
     this.resume = resume;
+    this.viewDefinition = viewDefinition;
   }
 
   /**
@@ -61,14 +63,16 @@ public final class IncrMultiBatch {
    *
    * @param resumeString     what the Streamer hands the source: the stored checkpoint or a {@code --checkpoint}
    * @param storedCheckpoint the target's stored checkpoint, read only if the resume string does not decide alone
+   * @param viewDefinition   the fingerprint of the job's view ({@code ViewDefinitionFingerprint}), recorded in the
+   *                         checkpoint the batch commits; empty if the job's SQL is no view
    * @throws IllegalArgumentException if a checkpoint cannot be parsed or a reset names a table that is not configured
    */
   public static IncrMultiBatch resume(MultiTableReadConf conf, MultiTableReader reader, Option<String> resumeString,
-                                      Supplier<Option<String>> storedCheckpoint) {
+                                      Supplier<Option<String>> storedCheckpoint, Option<String> viewDefinition) {
     BatchTimelines timelines = reader.loadTimelines();
     ResumePositions resume = ResumePositions.resolve(conf, resumeString, storedCheckpoint,
         timelines::latestCompletedInstant);
-    return new IncrMultiBatch(conf, reader, resumeString, timelines, resume);
+    return new IncrMultiBatch(conf, reader, resumeString, timelines, resume, viewDefinition);
   }
 
   public BatchTimelines timelines() {
@@ -111,10 +115,11 @@ public final class IncrMultiBatch {
   private Outcome outcome(List<TableBatch> batches) {
     MultiTableCheckpoint advanced = TableBatch.advancedPositions(batches);
     MultiTableCheckpoint next = conf.checkpoints().merge(previous(), advanced);
-    String nextString = conf.checkpoints().format(next);
+    // A view whose definition changed is not caught up: its next commit records the new one, or its batch refuses.
+    String nextString = conf.checkpoints().format(next, viewDefinition);
     boolean caughtUp = advanced.isEmpty() && nextString.equals(resumeString.orElse(""));
     CarrierManifest manifest = new CarrierManifest(conf.tableNames(), resume.storedOrder(), previous().positions(),
-        next.positions());
+        next.positions()).withViewDefinitions(resume.storedViewDefinition(), viewDefinition);
     return new Outcome(batches, advanced, nextString, caughtUp, manifest);
   }
 

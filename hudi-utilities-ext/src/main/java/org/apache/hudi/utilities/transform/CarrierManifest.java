@@ -44,6 +44,8 @@ public final class CarrierManifest {
   private static final String PREVIOUS_POSITIONS = "previousPositions";
   private static final String NEXT_POSITIONS = "nextPositions";
   private static final String TARGET = "target";
+  private static final String PREVIOUS_VIEW_DEFINITION = "previousViewDefinition";
+  private static final String VIEW_DEFINITION = "viewDefinition";
   private static final String NO_POSITION = "";
 
   private final List<String> tables;
@@ -51,6 +53,8 @@ public final class CarrierManifest {
   private final Map<String, String> previousPositions;
   private final Map<String, String> nextPositions;
   private final Option<String> target;
+  private final Option<String> previousViewDefinition;
+  private final Option<String> viewDefinition;
 
   /**
    * @param tables            the table of each slot, in slot order
@@ -60,21 +64,33 @@ public final class CarrierManifest {
    */
   public CarrierManifest(List<String> tables, List<String> previousOrder, Map<String, String> previousPositions,
                          Map<String, String> nextPositions) {
-    this(tables, previousOrder, previousPositions, nextPositions, Option.empty());
+    this(tables, previousOrder, previousPositions, nextPositions, Option.empty(), Option.empty(), Option.empty());
   }
 
   private CarrierManifest(List<String> tables, List<String> previousOrder, Map<String, String> previousPositions,
-                          Map<String, String> nextPositions, Option<String> target) {
+                          Map<String, String> nextPositions, Option<String> target,
+                          Option<String> previousViewDefinition, Option<String> viewDefinition) {
     this.tables = Collections.unmodifiableList(new ArrayList<>(tables));
     this.previousOrder = Collections.unmodifiableList(new ArrayList<>(previousOrder));
     this.previousPositions = Collections.unmodifiableMap(new LinkedHashMap<>(previousPositions));
     this.nextPositions = Collections.unmodifiableMap(new LinkedHashMap<>(nextPositions));
     this.target = target;
+    this.previousViewDefinition = previousViewDefinition;
+    this.viewDefinition = viewDefinition;
   }
 
   /** This manifest, naming the base path of the target table the batch is written to. */
   public CarrierManifest withTarget(String targetBasePath) {
-    return new CarrierManifest(tables, previousOrder, previousPositions, nextPositions, Option.of(targetBasePath));
+    return new CarrierManifest(tables, previousOrder, previousPositions, nextPositions, Option.of(targetBasePath),
+        previousViewDefinition, viewDefinition);
+  }
+
+  /**
+   * This manifest, with the fingerprints of the view definitions ({@link ViewDefinitionFingerprint}) of the previous
+   * commit and of the checkpoint this batch commits.
+   */
+  public CarrierManifest withViewDefinitions(Option<String> previous, Option<String> next) {
+    return new CarrierManifest(tables, previousOrder, previousPositions, nextPositions, target, previous, next);
   }
 
   public List<String> tables() {
@@ -96,6 +112,16 @@ public final class CarrierManifest {
   /** The base path of the target table the batch is written to; empty when the source was not told it. */
   public Option<String> target() {
     return target;
+  }
+
+  /** The view definition that wrote the previous commit, as its checkpoint records it; empty if it records none. */
+  public Option<String> previousViewDefinition() {
+    return previousViewDefinition;
+  }
+
+  /** The view definition this batch's checkpoint records; empty when the source found no view in the job's SQL. */
+  public Option<String> viewDefinition() {
+    return viewDefinition;
   }
 
   /**
@@ -120,6 +146,8 @@ public final class CarrierManifest {
         .putStringArray(PREVIOUS_POSITIONS, aligned(previousPositions))
         .putStringArray(NEXT_POSITIONS, aligned(nextPositions));
     target.ifPresent(path -> metadata.putString(TARGET, path));
+    previousViewDefinition.ifPresent(fingerprint -> metadata.putString(PREVIOUS_VIEW_DEFINITION, fingerprint));
+    viewDefinition.ifPresent(fingerprint -> metadata.putString(VIEW_DEFINITION, fingerprint));
     return metadata.build();
   }
 
@@ -130,7 +158,11 @@ public final class CarrierManifest {
     List<String> tables = Arrays.asList(metadata.getStringArray(TABLES));
     return Option.of(new CarrierManifest(tables, Arrays.asList(metadata.getStringArray(PREVIOUS_ORDER)),
         byTable(tables, metadata.getStringArray(PREVIOUS_POSITIONS)), byTable(tables, metadata.getStringArray(NEXT_POSITIONS)),
-        metadata.contains(TARGET) ? Option.of(metadata.getString(TARGET)) : Option.empty()));
+        stringOf(metadata, TARGET), stringOf(metadata, PREVIOUS_VIEW_DEFINITION), stringOf(metadata, VIEW_DEFINITION)));
+  }
+
+  private static Option<String> stringOf(Metadata metadata, String key) {
+    return metadata.contains(key) ? Option.of(metadata.getString(key)) : Option.empty();
   }
 
   private String[] aligned(Map<String, String> positions) {

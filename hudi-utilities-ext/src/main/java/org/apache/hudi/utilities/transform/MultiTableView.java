@@ -28,6 +28,7 @@ import org.apache.hudi.utilities.config.HoodieViewConfig;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.config.ViewConf;
+import org.apache.hudi.utilities.config.ViewDefinitionChange;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.hudi014.ViewMetrics;
@@ -145,6 +146,8 @@ final class MultiTableView {
     persisted = new ArrayList<>();
     String sql = statements.get(0);
     List<String> tables = manifest.tables();
+    Option<String> rebuild = checkDefinition(ViewDefinitionFingerprint.of(spark, sql, sqlFile, placeholders, tables, properties),
+        manifest, sqlFile);
     Map<String, ViewTableReader> readers = new LinkedHashMap<>();
     for (Reference reference : placeholders.referencesIn(sql)) {
       String table = tables.get(reference.index());
@@ -182,7 +185,10 @@ final class MultiTableView {
         viewConf.costWeights());
     boolean incremental;
     String reason;
-    if (strategy == ViewStrategy.FULL) {
+    if (rebuild.isPresent()) {
+      incremental = false;
+      reason = rebuild.get() + " (" + cost + ")";
+    } else if (strategy == ViewStrategy.FULL) {
       incremental = false;
       reason = HoodieViewConfig.STRATEGY.key() + "=" + strategy + " (" + cost + ")";
     } else if (strategy == ViewStrategy.STRICT) {
@@ -210,6 +216,41 @@ final class MultiTableView {
         viewBatch.steps());
     manifest.target().ifPresent(path -> ViewMetrics.publish(path, properties, decision.incremental(), cost));
     return rows;
+  }
+
+  /**
+   * Checks the view's definition against the one that wrote the target, as the checkpoints record them.
+   *
+   * @param fingerprint the definition this batch runs
+   * @return why the batch recomputes the target in full, when the definition changed and the job asks for a rebuild
+   * @throws HoodieTransformPlanException when the definition changed and the job does not ask for a rebuild, or the
+   *     SQL file changed while the batch was read
+   */
+  private Option<String> checkDefinition(String fingerprint, CarrierManifest manifest, String sqlFile) {
+    // The source fingerprinted the file when it made the checkpoint this batch commits: it must record this definition.
+    if (!manifest.viewDefinition().equals(Option.of(fingerprint))) {
+      throw new HoodieTransformPlanException(String.format("Cannot run the view of %s: its definition is %s, and the "
+          + "checkpoint of this batch records %s: the SQL file (or the target's record key) changed while the batch "
+          + "was read. Nothing was committed; the next batch reads it again.", sqlFile, fingerprint,
+          manifest.viewDefinition().orElse("none")));
+    }
+    Option<String> previous = manifest.previousViewDefinition();
+    if (!previous.isPresent() || previous.get().equals(fingerprint)) {
+      return Option.empty();
+    }
+    String changed = String.format("the view's definition changed: the target was written by definition %s, and %s "
+        + "now defines %s", previous.get(), sqlFile, fingerprint);
+    if (viewConf.definitionChange() == ViewDefinitionChange.REBUILD) {
+      LOG.warn("View of {}: {}; {}={}: this batch recomputes the target in full by the new definition", sqlFile, changed,
+          HoodieViewConfig.DEFINITION_CHANGE.key(), ViewDefinitionChange.REBUILD);
+      return Option.of(changed + ", and " + HoodieViewConfig.DEFINITION_CHANGE.key() + "=" + ViewDefinitionChange.REBUILD);
+    }
+    throw new HoodieTransformPlanException(String.format("Cannot run the view of %s: %s (the query as Spark parses it, "
+        + "or the target's record key, differs). Merging rows of the new query into the old one's would leave the "
+        + "target equal to neither. Nothing was committed. Restore the previous SQL file; or set %s=%s to recompute "
+        + "the target in full by the new definition once; or, if the edit cannot change the result, record it by "
+        + "running once with --checkpoint '<the stored checkpoint, its @view entry replaced>' ending in ',@view=%s'.",
+        sqlFile, changed, HoodieViewConfig.DEFINITION_CHANGE.key(), ViewDefinitionChange.REBUILD, fingerprint));
   }
 
   private void parseSettings(TypedProperties properties, String sqlFile) {

@@ -126,6 +126,32 @@ class TestMultiTableCheckpointManager {
   }
 
   @Test
+  void recordsTheViewDefinitionLastAndReadsItBack() {
+    MultiTableCheckpoint positions = MultiTableCheckpoint.of(Map.of("users", USERS_INSTANT, "items", ITEMS_INSTANT));
+
+    String formatted = manager.format(positions, Option.of("0123456789abcdef"));
+
+    assertEquals("items=" + ITEMS_INSTANT + ",users=" + USERS_INSTANT + ",@order=users|items,@view=0123456789abcdef",
+        formatted);
+    assertEquals(Option.of("0123456789abcdef"), manager.parseRequest(formatted).viewDefinition());
+    assertEquals(positions, manager.parse(formatted));
+    assertEquals(List.of("users", "items"), manager.parseRequest(formatted).tableOrder());
+    assertEquals(Option.empty(), manager.parseRequest(manager.format(positions)).viewDefinition());
+    assertEquals("", manager.format(MultiTableCheckpoint.of(Map.of()), Option.of("0123456789abcdef")),
+        "a checkpoint without positions stays empty");
+  }
+
+  @Test
+  void rejectsAViewEntryThatIsNoFingerprint() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> manager.parse("users=" + USERS_INSTANT + ",@view=edited"));
+
+    assertTrue(e.getMessage().contains("entry '@view=edited'"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> manager.format(MultiTableCheckpoint.of(Map.of("users",
+        USERS_INSTANT)), Option.of("edited")));
+  }
+
+  @Test
   void overrideNamesSomeTablesAndResetsOthersByName() {
     RequestedCheckpoint request = manager.parseRequest("users=" + USERS_INSTANT + ",items=latest,db.orders=EARLIEST");
 

@@ -87,6 +87,14 @@ public final class ResumePositions {
     return stored.tableOrder();
   }
 
+  /**
+   * The fingerprint of the view definition that wrote the checkpoint the positions came from; empty when it names none
+   * (no view, a commit of an earlier version, an override without {@code @view}).
+   */
+  public Option<String> storedViewDefinition() {
+    return stored.viewDefinition();
+  }
+
   /** How many entries lenient parsing skipped, in the resume string and (if it was read) the stored checkpoint. */
   public int malformedEntries() {
     return requested.malformedEntries().size() + (stored == requested ? 0 : stored.malformedEntries().size());

@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /** A view's Streamer job over orders and users (COPY_ON_WRITE) into a COPY_ON_WRITE target, run in this JVM. */
 final class ViewJob {
 
-  private final String sql;
+  private String sql;
   final String orders;
   final String users;
   final String target;
@@ -63,6 +63,13 @@ final class ViewJob {
         .property(HoodieViewConfig.STRATEGY.key(), ViewStrategy.STRICT.name())
         .orderingField(ViewDefinition.COMMIT_ORDER)
         .sql(sql);
+  }
+
+  /** The view's SQL file rewritten with {@code editedSql}, as a user edits a view between batches. */
+  ViewJob edit(String editedSql) {
+    sql = editedSql;
+    job.sql(editedSql);
+    return this;
   }
 
   ViewJob strategy(ViewStrategy strategy) {
