@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -57,6 +58,7 @@ public final class KafkaClusters implements AutoCloseable {
   private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
   private final ConcurrentMap<KafkaCluster, KafkaClusterClient> clients = new ConcurrentHashMap<>();
   private volatile Map<KafkaSourcePosition, KafkaReading> round = Collections.emptyMap();
+  private volatile Map<String, Boolean> reachable = Collections.emptyMap();
 
   /** @param consumerFactory opens a consumer from a cluster's {@link KafkaCluster#consumerProperties()} */
   public KafkaClusters(Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
@@ -96,12 +98,30 @@ public final class KafkaClusters implements AutoCloseable {
   public void measureRound(Collection<KafkaSourcePosition> positions, Executor executor) {
     // A round that fails half-way must not leave the previous round's readings to its probes.
     round = Collections.emptyMap();
+    reachable = Collections.emptyMap();
     List<CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new ArrayList<>();
     byCluster(positions).forEach((cluster, ofCluster) ->
         clusters.add(CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
     clusters.forEach(cluster -> readings.putAll(cluster.join()));
     round = Collections.unmodifiableMap(readings);
+    reachable = Collections.unmodifiableMap(reachability(readings));
+  }
+
+  /**
+   * Whether each cluster of the last round ({@link #measureRound}) answered, by its name
+   * ({@link PipelineSpec#kafkaCluster()}): false when a client of that name got no topics or offsets from it. A cluster
+   * with no position in the round is not listed: nothing was asked of it.
+   */
+  public Map<String, Boolean> reachableInLastRound() {
+    return reachable;
+  }
+
+  private static Map<String, Boolean> reachability(Map<KafkaSourcePosition, KafkaReading> readings) {
+    Map<String, Boolean> reachability = new TreeMap<>();
+    readings.forEach((position, reading) ->
+        reachability.merge(position.clusterName(), reading.clusterAnswered(), Boolean::logicalAnd));
+    return reachability;
   }
 
   private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {
@@ -118,7 +138,7 @@ public final class KafkaClusters implements AutoCloseable {
       String reason = "Cannot measure the Kafka sources of cluster " + cluster.bootstrapServers() + ": " + e;
       LOG.warn("{}", reason, e);
       Map<KafkaSourcePosition, KafkaReading> failed = new LinkedHashMap<>();
-      positions.forEach(position -> failed.put(position, KafkaReading.failed(reason)));
+      positions.forEach(position -> failed.put(position, KafkaReading.clusterUnreachable(reason)));
       return failed;
     }
   }
