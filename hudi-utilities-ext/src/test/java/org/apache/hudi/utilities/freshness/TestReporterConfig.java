@@ -270,7 +270,7 @@ class TestReporterConfig {
   void rejectsAnUnknownKeyAndAPipelineWithoutSource() {
     IllegalArgumentException sources = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi, path: /t}]}\n", "x.yaml"));
-    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, kafkaCluster, name, "
+    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, kafkaCluster, labels, name, "
         + "properties])", sources.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minutes: 5}}\n", "x.yaml"));
