@@ -54,10 +54,11 @@ import java.util.function.Predicate;
  * {@value #MEASUREMENTS}{@code _total} and {@value #FAILURES}{@code _total}.
  *
  * <p>A Kafka source's series also carry its cluster (label {@value #CLUSTER_LABEL},
- * {@link PipelineSpec#kafkaCluster()}), so that the alert rules can leave out the sources of a cluster the reporter cannot reach. Every series of a pipeline
- * with extra labels ({@link PipelineSpec#labels()}) carries them too; a pipeline without has none. A family's series may
- * differ in their label names (Prometheus' text format and the pushgateway allow it, and Prometheus reads a missing
- * label as an empty one), so no label is filled in for the pipelines that lack it.
+ * {@link PipelineSpec#kafkaCluster()}), so that the alert rules can leave out the sources of a cluster the reporter
+ * cannot reach. Every series of a pipeline with extra labels ({@link PipelineSpec#labels()}) carries them too; a
+ * pipeline without has none. A family's series may differ in their label names (Prometheus' text format and the
+ * pushgateway allow it, and Prometheus reads a missing label as an empty one), so no label is filled in for the
+ * pipelines that lack it.
  */
 public final class LabelledFreshnessMetrics implements MultiCollector {
 
@@ -116,8 +117,9 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
 
   /** Replaces the pipeline's values with this measurement's and counts it. */
   public void update(PipelineSpec pipeline, PipelineFreshness freshness) {
-    all.latest.put(freshness.pipeline(), freshness);
+    // The settings first: a concurrent scrape labels every measurement it sees with them.
     all.specs.put(freshness.pipeline(), pipeline);
+    all.latest.put(freshness.pipeline(), freshness);
     all.measurements.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong()).incrementAndGet();
     // A counter is reported from its first 0, so that increase() sees the first failure.
     all.failures.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong());
@@ -214,7 +216,7 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   }
 
   private MetricSnapshot sourceGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
-                                            BiConsumer<SourceFreshness, BiConsumer<Labels, Double>> values) {
+                                     BiConsumer<SourceFreshness, BiConsumer<Labels, Double>> values) {
     GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(name).help(help);
     if (unit != null) {
       gauge.unit(unit);
@@ -230,7 +232,7 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   }
 
   private MetricSnapshot pipelineGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
-                                              Function<PipelineFreshness, Double> value) {
+                                       Function<PipelineFreshness, Double> value) {
     GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(name).help(help);
     if (unit != null) {
       gauge.unit(unit);

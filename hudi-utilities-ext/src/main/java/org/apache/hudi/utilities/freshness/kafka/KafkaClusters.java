@@ -72,14 +72,16 @@ public final class KafkaClusters implements AutoCloseable {
   }
 
   /**
-   * Measures positions, one batch per cluster, the clusters one after the other. Thread-safe: workers may measure
-   * different clusters at once; one cluster's batches are serialized.
+   * Measures positions, one batch per cluster, the clusters one after the other, and adds whether each cluster
+   * answered to {@link #reachableThisRound()}. Thread-safe: workers may measure different clusters at once; one
+   * cluster's batches are serialized.
    *
    * @return a reading per distinct position
    */
   public Map<KafkaSourcePosition, KafkaReading> measure(Collection<KafkaSourcePosition> positions) {
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
     byCluster(positions).forEach((cluster, ofCluster) -> readings.putAll(measureCluster(cluster, ofCluster)));
+    addReachability(readings);
     return readings;
   }
 
@@ -98,30 +100,34 @@ public final class KafkaClusters implements AutoCloseable {
   public void measureRound(Collection<KafkaSourcePosition> positions, Executor executor) {
     // A round that fails half-way must not leave the previous round's readings to its probes.
     round = Collections.emptyMap();
-    reachable = Collections.emptyMap();
     List<CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new ArrayList<>();
     byCluster(positions).forEach((cluster, ofCluster) ->
         clusters.add(CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
     clusters.forEach(cluster -> readings.putAll(cluster.join()));
     round = Collections.unmodifiableMap(readings);
-    reachable = Collections.unmodifiableMap(reachability(readings));
+    synchronized (this) {
+      // In place of the last round's, at once: a scrape during the round's batch still sees every cluster.
+      reachable = Collections.emptyMap();
+      addReachability(readings);
+    }
   }
 
   /**
-   * Whether each cluster of the last round ({@link #measureRound}) answered, by its name
-   * ({@link PipelineSpec#kafkaCluster()}): false when a client of that name got no topics or offsets from it. A cluster
-   * with no position in the round is not listed: nothing was asked of it.
+   * Whether each Kafka cluster measured since the start of the current round ({@link #measureRound}: its batch, then
+   * the positions measured alone) answered, by name ({@link PipelineSpec#kafkaCluster()}): false when a client of that
+   * name got no topics or offsets from it. A cluster none of whose positions was measured is not listed: nothing was
+   * asked of it.
    */
-  public Map<String, Boolean> reachableInLastRound() {
+  public Map<String, Boolean> reachableThisRound() {
     return reachable;
   }
 
-  private static Map<String, Boolean> reachability(Map<KafkaSourcePosition, KafkaReading> readings) {
-    Map<String, Boolean> reachability = new TreeMap<>();
+  private synchronized void addReachability(Map<KafkaSourcePosition, KafkaReading> readings) {
+    Map<String, Boolean> reachability = new TreeMap<>(reachable);
     readings.forEach((position, reading) ->
         reachability.merge(position.clusterName(), reading.clusterAnswered(), Boolean::logicalAnd));
-    return reachability;
+    reachable = Collections.unmodifiableMap(reachability);
   }
 
   private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {

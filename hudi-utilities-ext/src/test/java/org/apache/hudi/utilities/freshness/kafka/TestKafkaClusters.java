@@ -373,7 +373,7 @@ class TestKafkaClusters {
 
     clusters.measureRound(positions);
 
-    assertEquals(Map.of(kafka.bootstrapServers(), true, "dead", false), clusters.reachableInLastRound());
+    assertEquals(Map.of(kafka.bootstrapServers(), true, "dead", false), clusters.reachableThisRound());
     assertEquals(kafka.bootstrapServers(), healthy.kafkaCluster().get());
   }
 
