@@ -170,7 +170,7 @@ class TestLabelledFreshnessMetrics {
   }
 
   @Test
-  void aPushgatewayTakesAFleetWhosePipelinesHaveDifferentLabelSets(@TempDir Path dir) throws Exception {
+  void pushgatewayTakesAFleetWhosePipelinesHaveDifferentLabelSets(@TempDir Path dir) throws Exception {
     try (Pushgateway pushgateway = Pushgateway.start(dir.resolve("pushgateway.log"))) {
       String address = "127.0.0.1:" + pushgateway.port();
       PipelineSpec gold = kafkaPipeline("gold", address, PipelineLabels.of(Map.of("team", "payments", "tier",

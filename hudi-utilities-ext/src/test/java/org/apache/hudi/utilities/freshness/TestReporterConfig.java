@@ -198,7 +198,7 @@ class TestReporterConfig {
   }
 
   @Test
-  void aPipelinesKafkaClusterIsNamedByItsBlockElseByItsBrokers() throws Exception {
+  void kafkaClusterOfAPipelineIsNamedByItsBlockElseByItsBrokers() throws Exception {
     ReporterConfig config = ReporterConfig.parse(CLUSTERS, "clusters.yaml", Map.of("KAFKA_JAAS", "j")::get);
 
     assertEquals(Option.of("main"), config.pipelines().get(0).kafkaCluster());

@@ -154,7 +154,7 @@ class TestFreshnessReporterRounds {
   }
 
   @Test
-  void aKafkaClusterThatDoesNotAnswerIsOneSeriesAndEachOfItsSourcesNamesIt() throws Exception {
+  void kafkaClusterThatDoesNotAnswerIsOneSeriesAndEachOfItsSourcesNamesIt() throws Exception {
     String dead;
     try (ServerSocket socket = new ServerSocket(0)) {
       dead = "127.0.0.1:" + socket.getLocalPort();

@@ -357,7 +357,7 @@ class TestKafkaClusters {
   }
 
   @Test
-  void aRoundSaysWhichClustersAnsweredByNameAndATopicGoneIsNoClusterDown() throws Exception {
+  void roundSaysWhichClustersAnsweredByNameAndATopicGoneIsNoClusterDown() throws Exception {
     kafka.createTopic("answered", 1);
     PipelineSpec healthy = pipeline("answered", GENEROUS);
     PipelineSpec gone = pipeline("gone", GENEROUS);
