@@ -52,6 +52,13 @@ import java.util.function.Predicate;
  * {@link SourceStatus} and 0 for the others. Per pipeline, label {@code pipeline}: {@value #SLA},
  * {@value #UNREADABLE_SOURCES}, {@value #CHECKPOINT_SEARCH_DEPTH} (reporter only), {@value #LAST_MEASUREMENT},
  * {@value #MEASUREMENTS}{@code _total} and {@value #FAILURES}{@code _total}.
+ *
+ * <p>A Kafka source's series also carry its cluster (label {@value #CLUSTER_LABEL},
+ * {@link PipelineSpec#kafkaCluster()}), so that the alert rules can leave out the sources of a cluster the reporter
+ * cannot reach. Every series of a pipeline with extra labels ({@link PipelineSpec#labels()}) carries them too; a
+ * pipeline without has none. A family's series may differ in their label names (Prometheus' text format and the
+ * pushgateway allow it, and Prometheus reads a missing label as an empty one), so no label is filled in for the
+ * pipelines that lack it.
  */
 public final class LabelledFreshnessMetrics implements MultiCollector {
 
@@ -74,11 +81,19 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
   /** Exposed with the suffix {@code _total}. */
   public static final String FAILURES = "hudi_freshness_failures";
 
+  public static final String PIPELINE_LABEL = "pipeline";
+  public static final String SOURCE_LABEL = "source";
+  public static final String SOURCE_KIND_LABEL = "source_kind";
+  public static final String STATUS_LABEL = "status";
+  /** Kafka sources: the name of their cluster. */
+  public static final String CLUSTER_LABEL = "cluster";
+
   /** The metrics of this process: the commit callback is re-created with each write client, its counts are not. */
   private static final LabelledFreshnessMetrics PROCESS = new LabelledFreshnessMetrics();
 
   private final ConcurrentMap<String, PipelineFreshness> latest = new ConcurrentHashMap<>();
-  private final ConcurrentMap<String, Duration> slas = new ConcurrentHashMap<>();
+  /** The newest settings of each pipeline: its SLA, labels and Kafka cluster. */
+  private final ConcurrentMap<String, PipelineSpec> specs = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, AtomicLong> measurements = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, AtomicLong> failures = new ConcurrentHashMap<>();
   private final Predicate<String> pipelines;
@@ -102,16 +117,18 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
 
   /** Replaces the pipeline's values with this measurement's and counts it. */
   public void update(PipelineSpec pipeline, PipelineFreshness freshness) {
+    // The settings first: a concurrent scrape labels every measurement it sees with them.
+    all.specs.put(freshness.pipeline(), pipeline);
     all.latest.put(freshness.pipeline(), freshness);
-    all.slas.put(freshness.pipeline(), pipeline.policy().sla());
     all.measurements.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong()).incrementAndGet();
     // A counter is reported from its first 0, so that increase() sees the first failure.
     all.failures.computeIfAbsent(freshness.pipeline(), name -> new AtomicLong());
   }
 
   /** Counts a measurement of the pipeline that failed as a whole; its last values stay. */
-  public void countFailure(String pipeline) {
-    all.failures.computeIfAbsent(pipeline, name -> new AtomicLong()).incrementAndGet();
+  public void countFailure(PipelineSpec pipeline) {
+    all.specs.put(pipeline.name(), pipeline);
+    all.failures.computeIfAbsent(pipeline.name(), name -> new AtomicLong()).incrementAndGet();
   }
 
   /** The same metrics restricted to one pipeline: what is pushed to the pushgateway under that pipeline's group. */
@@ -169,18 +186,18 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     snapshots.metricSnapshot(sourceGauge(measured, STATUS, "1 for the source's status (OK, LAGGING, STALLED, IDLE, "
         + "NO_DATA), 0 for the others", null, (source, put) -> {
           for (SourceStatus status : SourceStatus.values()) {
-            put.accept(Labels.of("status", status.name()), status == source.status() ? 1.0 : 0.0);
+            put.accept(Labels.of(STATUS_LABEL, status.name()), status == source.status() ? 1.0 : 0.0);
           }
         }));
     snapshots.metricSnapshot(pipelineGauge(measured, SLA, "The pipeline's freshness SLA", Unit.SECONDS,
-        freshness -> seconds(all.slas.get(freshness.pipeline()))));
+        freshness -> seconds(all.specs.get(freshness.pipeline()).policy().sla())));
     snapshots.metricSnapshot(pipelineGauge(measured, UNREADABLE_SOURCES, "Sources that could not be read in the "
         + "last measurement", null, freshness -> (double) freshness.unreadableSources()));
     GaugeSnapshot.Builder depth = GaugeSnapshot.builder().name(CHECKPOINT_SEARCH_DEPTH)
         .help("Commits the reporter looked at to find the checkpoint");
     for (PipelineFreshness freshness : measured) {
       freshness.searchDepth().ifPresent(value -> depth.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-          .labels(Labels.of("pipeline", freshness.pipeline())).value(value).build()));
+          .labels(pipelineLabels(freshness.pipeline())).value(value).build()));
     }
     snapshots.metricSnapshot(depth.build());
     snapshots.metricSnapshot(pipelineGauge(measured, LAST_MEASUREMENT, "When the last measurement was taken, "
@@ -198,16 +215,15 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     };
   }
 
-  private static MetricSnapshot sourceGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
-                                            BiConsumer<SourceFreshness, BiConsumer<Labels, Double>> values) {
+  private MetricSnapshot sourceGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
+                                     BiConsumer<SourceFreshness, BiConsumer<Labels, Double>> values) {
     GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(name).help(help);
     if (unit != null) {
       gauge.unit(unit);
     }
     for (PipelineFreshness freshness : measured) {
       for (SourceFreshness source : freshness.sources()) {
-        Labels labels = Labels.of("pipeline", freshness.pipeline(), "source", source.source(), "source_kind",
-            source.kind().name().toLowerCase(java.util.Locale.ROOT));
+        Labels labels = pipelineLabels(freshness.pipeline()).merge(sourceLabels(freshness.pipeline(), source));
         values.accept(source, (extra, value) -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
             .labels(labels.merge(extra)).value(value).build()));
       }
@@ -215,15 +231,15 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     return gauge.build();
   }
 
-  private static MetricSnapshot pipelineGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
-                                              Function<PipelineFreshness, Double> value) {
+  private MetricSnapshot pipelineGauge(List<PipelineFreshness> measured, String name, String help, Unit unit,
+                                       Function<PipelineFreshness, Double> value) {
     GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(name).help(help);
     if (unit != null) {
       gauge.unit(unit);
     }
     for (PipelineFreshness freshness : measured) {
-      gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(Labels.of("pipeline",
-          freshness.pipeline())).value(value.apply(freshness)).build());
+      gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(pipelineLabels(freshness.pipeline()))
+          .value(value.apply(freshness)).build());
     }
     return gauge.build();
   }
@@ -232,11 +248,24 @@ public final class LabelledFreshnessMetrics implements MultiCollector {
     CounterSnapshot.Builder counter = CounterSnapshot.builder().name(name).help(help);
     counts.forEach((pipeline, count) -> {
       if (pipelines.test(pipeline)) {
-        counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("pipeline", pipeline))
+        counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(pipelineLabels(pipeline))
             .value(count.get()).build());
       }
     });
     return counter.build();
+  }
+
+  /** The labels of a source, besides its pipeline's: its name, its kind, and a Kafka source's cluster. */
+  private Labels sourceLabels(String pipeline, SourceFreshness source) {
+    Labels labels = Labels.of(SOURCE_LABEL, source.source(), SOURCE_KIND_LABEL,
+        source.kind().name().toLowerCase(java.util.Locale.ROOT));
+    return source.kind() == SourceKind.KAFKA
+        ? labels.add(CLUSTER_LABEL, all.specs.get(pipeline).kafkaCluster().get()) : labels;
+  }
+
+  /** The labels of every series of a pipeline: its name and its extra labels. */
+  private Labels pipelineLabels(String pipeline) {
+    return Labels.of(PIPELINE_LABEL, pipeline).merge(all.specs.get(pipeline).labels().prometheus());
   }
 
   private static double seconds(Duration duration) {

@@ -50,6 +50,8 @@ public final class PipelineSpec {
   private final int historyMaxEntries;
   private final String pushgatewayAddress;
   private final String pushgatewayJob;
+  private final PipelineLabels labels;
+  private final String kafkaCluster;
 
   private PipelineSpec(Builder builder) {
     this.name = builder.name;
@@ -63,6 +65,8 @@ public final class PipelineSpec {
     this.historyMaxEntries = builder.historyMaxEntries;
     this.pushgatewayAddress = builder.pushgatewayAddress;
     this.pushgatewayJob = builder.pushgatewayJob;
+    this.labels = builder.labels;
+    this.kafkaCluster = builder.kafkaCluster;
   }
 
   public static Builder builder(String name, String basePath) {
@@ -123,6 +127,19 @@ public final class PipelineSpec {
     return pushgatewayJob;
   }
 
+  /** The extra labels of the pipeline's series; {@link PipelineLabels#NONE} unless the reporter's YAML sets some. */
+  public PipelineLabels labels() {
+    return labels;
+  }
+
+  /**
+   * The name of a Kafka source's cluster in metrics (label {@code cluster}): the reporter YAML's {@code kafkaCluster}
+   * block the pipeline names, else the source's {@code bootstrap.servers}; absent for Hudi sources.
+   */
+  public Option<String> kafkaCluster() {
+    return Option.ofNullable(kafkaCluster);
+  }
+
   @Override
   public String toString() {
     return "PipelineSpec{" + name + " at " + basePath + ", " + policy + ", sources=" + sources + "}";
@@ -143,6 +160,8 @@ public final class PipelineSpec {
     private int historyMaxEntries = HoodieFreshnessConfig.HISTORY_MAX_ENTRIES.defaultValue();
     private String pushgatewayAddress;
     private String pushgatewayJob = HoodieFreshnessConfig.PUSHGATEWAY_JOB.defaultValue();
+    private PipelineLabels labels = PipelineLabels.NONE;
+    private String kafkaCluster;
 
     private Builder(String name, String basePath) {
       this.name = requireText(name, "name");
@@ -207,6 +226,17 @@ public final class PipelineSpec {
       return this;
     }
 
+    public Builder labels(PipelineLabels value) {
+      this.labels = Objects.requireNonNull(value, "labels");
+      return this;
+    }
+
+    /** The name of the Kafka source's cluster in metrics; by default its {@code bootstrap.servers}. */
+    public Builder kafkaCluster(String value) {
+      this.kafkaCluster = requireText(value, "Kafka cluster name");
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException if there is no source, two sources share a name, a Kafka source is not the
      *     only source (a Streamer target stores one Kafka checkpoint, which cannot hold other sources' positions), or
@@ -230,14 +260,20 @@ public final class PipelineSpec {
       }
       if (sources.get(0).kind() == SourceKind.KAFKA) {
         checkpoints = null;
-      } else if (checkpoints == null) {
-        if (sources.size() > 1) {
-          throw new IllegalArgumentException("Cannot tell which source of pipeline '" + name + "' owns a bare "
-              + "checkpoint: it has " + sources.size() + " Hudi sources and no legacy source (name it, as "
-              + "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table does)");
+        if (kafkaCluster == null) {
+          kafkaCluster = sources.get(0).kafkaProperties().get("bootstrap.servers");
         }
-        String only = sources.get(0).name();
-        checkpoints = new MultiTableCheckpointManager(Collections.singletonList(only), only, true, false);
+      } else {
+        kafkaCluster = null;
+        if (checkpoints == null) {
+          if (sources.size() > 1) {
+            throw new IllegalArgumentException("Cannot tell which source of pipeline '" + name + "' owns a bare "
+                + "checkpoint: it has " + sources.size() + " Hudi sources and no legacy source (name it, as "
+                + "hoodie.streamer.source.multi.hudi.checkpoint.legacy.table does)");
+          }
+          String only = sources.get(0).name();
+          checkpoints = new MultiTableCheckpointManager(Collections.singletonList(only), only, true, false);
+        }
       }
       return new PipelineSpec(this);
     }

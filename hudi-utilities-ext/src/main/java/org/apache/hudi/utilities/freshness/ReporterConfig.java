@@ -68,7 +68,11 @@ import java.util.function.Function;
  *       sasl.jaas.config: "..."     # passed to the freshness consumer only
  *   - name: views
  *     basePath: /data/views
- *     kafkaCluster: main           # the connection of a kafkaClusters block, defined once
+ *     kafkaCluster: main           # the connection of a kafkaClusters block, defined once; its name is the
+ *                                  # label cluster of the source's series (else bootstrap.servers)
+ *     labels:                      # optional extra labels of every series of the pipeline (PipelineLabels)
+ *       team: payments
+ *       tier: gold
  *     properties:
  *       hoodie.streamer.source.kafka.topic: views
  * kafkaClusters:
@@ -88,7 +92,8 @@ public final class ReporterConfig {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> TOP_KEYS = Set.of("metrics", "pipelines", "kafkaClusters");
-  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties", "kafkaCluster");
+  private static final Set<String> PIPELINE_KEYS = Set.of("name", "basePath", "properties", "kafkaCluster",
+      "labels");
   private static final Set<String> CLUSTER_KEYS = Set.of("name", "properties");
   private static final Set<String> FRESHNESS_PREFIXES = Set.of("hoodie.streamer.freshness.",
       "hoodie.deltastreamer.freshness.");
@@ -179,14 +184,21 @@ public final class ReporterConfig {
     String name = required(node, "name", where);
     String basePath = required(node, "basePath", where);
     Map<String, String> properties = stringMap(node.path("properties"), "'properties' of " + where, environment);
+    String cluster = null;
     if (node.has("kafkaCluster")) {
-      properties.putAll(clusterProperties(required(node, "kafkaCluster", where), clusters, properties, where));
+      cluster = required(node, "kafkaCluster", where);
+      properties.putAll(clusterProperties(cluster, clusters, properties, where));
     }
     TypedProperties props = new TypedProperties();
     props.putAll(properties);
     checkFreshnessKeys(props, where);
     try {
-      return StreamerPipelineSpec.from(props, basePath, name);
+      PipelineSpec.Builder builder = StreamerPipelineSpec.builder(props, basePath, name)
+          .labels(PipelineLabels.of(stringMap(node.path("labels"), "'labels' of " + where, environment), name));
+      if (cluster != null) {
+        builder.kafkaCluster(cluster);
+      }
+      return builder.build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot read " + where + ": " + e.getMessage(), e);
     }

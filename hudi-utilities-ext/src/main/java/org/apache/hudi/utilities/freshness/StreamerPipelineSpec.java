@@ -72,6 +72,14 @@ public final class StreamerPipelineSpec {
    *     invalid
    */
   public static PipelineSpec from(TypedProperties props, String basePath, String tableName) {
+    return builder(props, basePath, tableName).build();
+  }
+
+  /**
+   * {@link #from}'s settings, for the reporter's YAML to add what only it sets (labels, the Kafka cluster's name)
+   * before {@link PipelineSpec.Builder#build()} checks them together.
+   */
+  public static PipelineSpec.Builder builder(TypedProperties props, String basePath, String tableName) {
     String name = ConfigValues.raw(props, PIPELINE_NAME).orElse(tableName);
     String cannot = "measure the freshness of pipeline '" + name + "'";
     PipelineSpec.Builder builder = PipelineSpec.builder(name, basePath).policy(policy(props, cannot));
@@ -87,7 +95,7 @@ public final class StreamerPipelineSpec {
     builder.kafkaMetadataTimeout(Duration.ofMillis(ConfigValues.atLeast(props, KAFKA_METADATA_TIMEOUT_MS, 1, cannot)));
     builder.pushgatewayAddress(ConfigValues.raw(props, PUSHGATEWAY_ADDRESS).orElse(null));
     builder.pushgatewayJob(ConfigValues.valueOrDefault(props, PUSHGATEWAY_JOB).get());
-    return builder.build();
+    return builder;
   }
 
   private static FreshnessPolicy policy(TypedProperties props, String cannot) {

@@ -123,7 +123,7 @@ public final class FreshnessRecorder {
           message.getCommitTime(), message.getBasePath(), e);
       countFailure(metrics, spec == null ? message.getTableName() : spec.name());
       if (spec != null) {
-        LabelledFreshnessMetrics.process().countFailure(spec.name());
+        LabelledFreshnessMetrics.process().countFailure(spec);
         LabelledMetricsPush.push(spec, Observer.CALLBACK, LabelledFreshnessMetrics.process());
       }
       return Option.empty();

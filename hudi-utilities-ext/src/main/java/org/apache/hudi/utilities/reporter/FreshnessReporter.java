@@ -86,7 +86,7 @@ public final class FreshnessReporter implements AutoCloseable {
         Objects.requireNonNull(metricsProperties, "metricsProperties"), maxCommitDepth, labelled,
         Objects.requireNonNull(kafka, "kafka"));
     this.round = new MeasurementRound(measurement, settings.workers, settings.pipelineTimeout, clock);
-    this.self = new ReporterMetrics(settings.interval, round);
+    this.self = new ReporterMetrics(settings.interval, round, kafka::reachableThisRound);
     this.shard = settings.shard;
   }
 

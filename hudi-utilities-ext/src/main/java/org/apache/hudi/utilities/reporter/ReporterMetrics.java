@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.reporter;
 
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
+
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -28,12 +30,15 @@ import io.prometheus.metrics.model.snapshots.Unit;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The reporter observed, as Prometheus observes its own scrapes: its rounds, published next to the pipelines' labelled
  * metrics (its {@code /metrics} endpoint, its pushgateway group). {@value #INTERVAL} lets the alert rules derive a
  * measurement's staleness from the configured cadence; {@value #LAST_COMPLETE_ROUND} and {@value #OVERRUNS}{@code _total}
- * show a reporter falling behind.
+ * show a reporter falling behind. {@value #KAFKA_CLUSTER_REACHABLE} (label {@code cluster}) lets the alert rules raise one
+ * alert for a Kafka cluster that does not answer instead of one per pipeline reading it.
  */
 public final class ReporterMetrics implements MultiCollector {
 
@@ -48,19 +53,24 @@ public final class ReporterMetrics implements MultiCollector {
   public static final String OVERRUNS = "hudi_freshness_reporter_round_overruns";
   public static final String WORKERS = "hudi_freshness_reporter_workers";
   public static final String STUCK_WORKERS = "hudi_freshness_reporter_stuck_workers";
+  /** Label {@code cluster}: 1 if the last round read the cluster's topics and offsets, 0 if it did not answer. */
+  public static final String KAFKA_CLUSTER_REACHABLE = "hudi_freshness_kafka_cluster_reachable";
 
   private final Duration interval;
   private final MeasurementRound round;
+  private final Supplier<Map<String, Boolean>> kafkaClusters;
   private RoundReport last;
   private long rounds;
   private long overruns;
 
   /**
-   * @param interval the configured time from one round's start to the next; zero when the reporter runs once
+   * @param interval      the configured time from one round's start to the next; zero when the reporter runs once
+   * @param kafkaClusters whether each Kafka cluster of the last round answered, by name
    */
-  ReporterMetrics(Duration interval, MeasurementRound round) {
+  ReporterMetrics(Duration interval, MeasurementRound round, Supplier<Map<String, Boolean>> kafkaClusters) {
     this.interval = interval;
     this.round = round;
+    this.kafkaClusters = kafkaClusters;
   }
 
   synchronized void roundDone(RoundReport report) {
@@ -100,6 +110,12 @@ public final class ReporterMetrics implements MultiCollector {
       }
       snapshots.metricSnapshot(pipelines.build());
     }
+    GaugeSnapshot.Builder clusters = GaugeSnapshot.builder().name(KAFKA_CLUSTER_REACHABLE).help("1 if the last round "
+        + "read the Kafka cluster's topics and offsets, 0 if it did not answer (down, unreachable, or refusing the "
+        + "reporter's credentials)");
+    kafkaClusters.get().forEach((cluster, answered) -> clusters.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+        .labels(Labels.of(LabelledFreshnessMetrics.CLUSTER_LABEL, cluster)).value(answered ? 1 : 0).build()));
+    snapshots.metricSnapshot(clusters.build());
     return snapshots.build();
   }
 

@@ -114,7 +114,7 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
       return recorder.record(pipeline, stored, Observer.REPORTER, pipelineMetrics);
     } catch (Exception e) {
       pipelineMetrics.countFailure(pipeline.name());
-      labelled.countFailure(pipeline.name());
+      labelled.countFailure(pipeline);
       LabelledMetricsPush.push(pipeline, Observer.REPORTER, labelled);
       throw e;
     }

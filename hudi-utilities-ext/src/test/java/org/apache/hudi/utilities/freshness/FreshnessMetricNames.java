@@ -77,7 +77,7 @@ public final class FreshnessMetricNames {
     metrics.update(pipeline, new PipelineFreshness("joined", "/data/joined", Observer.REPORTER, now,
         StoredCheckpoint.found("20261130070000000", "orders=1", 1), List.of(SourceFreshness.measure("orders",
         SourceKind.HUDI, "1", QueueHead.waitingSince(now.minus(Duration.ofMinutes(15)), 2), now, policy))));
-    metrics.countFailure("joined");
+    metrics.countFailure(pipeline);
     Set<String> names = new TreeSet<>();
     addNames(metrics.collect(), names);
     // The reporter's own, after a round, with a cadence.

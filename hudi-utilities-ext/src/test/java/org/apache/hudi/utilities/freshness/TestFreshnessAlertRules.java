@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.freshness;
 
 import org.apache.hudi.utilities.docs.MarkdownLinkChecker;
 import org.apache.hudi.utilities.freshness.testutils.Promtool;
+import org.apache.hudi.utilities.reporter.ReporterMetrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,6 +36,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,7 +71,7 @@ class TestFreshnessAlertRules {
     Promtool.Result checked = Promtool.run(List.of("check", "rules"), FOLDER.resolve("freshness-rules.yml"));
 
     assertEquals(0, checked.exitCode, checked.output);
-    assertTrue(checked.output.contains("SUCCESS: 17 rules found"), checked.output);
+    assertTrue(checked.output.contains("SUCCESS: 20 rules found"), checked.output);
   }
 
   @Test
@@ -77,6 +80,66 @@ class TestFreshnessAlertRules {
 
     assertEquals(0, tested.exitCode, tested.output);
     assertTrue(tested.output.contains("SUCCESS"), tested.output);
+  }
+
+  /**
+   * The promtool tests (run by {@link #theRulesPassTheirUnitTests}, which compares every expected alert exactly) hold a
+   * dead Kafka cluster read by 5 pipelines at a 1-minute and at a 15-minute cadence, each expecting one alert for the
+   * cluster and no unreadable or unknown-lag alert for its pipelines.
+   */
+  @Test
+  void deadKafkaClusterReadByFivePipelinesRaisesOneAlertAtBothCadences() throws Exception {
+    JsonNode tests = new ObjectMapper(new YAMLFactory()).readTree(FOLDER.resolve("freshness-rules-test.yml").toFile())
+        .path("tests");
+    Set<String> cadences = new TreeSet<>();
+    for (JsonNode test : tests) {
+      String dead = null;
+      String cadence = null;
+      Set<String> pipelinesOfDead = new TreeSet<>();
+      for (JsonNode input : test.path("input_series")) {
+        String series = input.path("series").asText();
+        String values = input.path("values").asText();
+        if (series.startsWith(ReporterMetrics.KAFKA_CLUSTER_REACHABLE + "{") && values.matches(".*\\b0x\\d+$")) {
+          dead = label(series, LabelledFreshnessMetrics.CLUSTER_LABEL);
+        } else if (series.startsWith(ReporterMetrics.INTERVAL + "{")) {
+          cadence = values.substring(0, values.indexOf('x'));
+        }
+      }
+      if (dead == null) {
+        continue;
+      }
+      for (JsonNode input : test.path("input_series")) {
+        String series = input.path("series").asText();
+        if (series.startsWith(LabelledFreshnessMetrics.STATUS + "{") && dead.equals(label(series,
+            LabelledFreshnessMetrics.CLUSTER_LABEL))) {
+          pipelinesOfDead.add(label(series, LabelledFreshnessMetrics.PIPELINE_LABEL));
+        }
+      }
+      assertEquals(5, pipelinesOfDead.size(), pipelinesOfDead.toString());
+      int clusterAlertsExpected = 0;
+      for (JsonNode expectation : test.path("alert_rule_test")) {
+        String alert = expectation.path("alertname").asText();
+        for (JsonNode expected : expectation.path("exp_alerts")) {
+          JsonNode labels = expected.path("exp_labels");
+          if (alert.equals("HudiFreshnessKafkaClusterUnreachable")) {
+            assertEquals(dead, labels.path(LabelledFreshnessMetrics.CLUSTER_LABEL).asText());
+            assertEquals(1, expectation.path("exp_alerts").size(), "one alert for the cluster at " + expectation);
+            clusterAlertsExpected++;
+          }
+          assertFalse(pipelinesOfDead.contains(labels.path(LabelledFreshnessMetrics.PIPELINE_LABEL).asText()),
+              "an alert of its own for a pipeline of the dead cluster: " + expectation);
+        }
+      }
+      assertTrue(clusterAlertsExpected > 0, "no alert expected for the dead cluster " + dead);
+      cadences.add(cadence);
+    }
+    assertEquals(Set.of("60", "900"), cadences);
+  }
+
+  /** The value of a label in a series selector such as {@code name{a="1",b="2"}}. */
+  private static String label(String series, String name) {
+    Matcher value = Pattern.compile("[{,]" + name + "=\"([^\"]*)\"").matcher(series);
+    return value.find() ? value.group(1) : null;
   }
 
   @Test
@@ -101,7 +164,7 @@ class TestFreshnessAlertRules {
       assertTrue(anchors.add(anchor), alert + " shares its runbook section #" + anchor);
       assertTrue(freshness.contains("`" + alert + "`"), "docs/freshness.md does not describe " + alert);
     }
-    assertEquals(15, alerts);
+    assertEquals(16, alerts);
   }
 
   @Test

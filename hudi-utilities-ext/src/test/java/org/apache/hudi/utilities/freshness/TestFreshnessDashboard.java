@@ -19,11 +19,14 @@
 package org.apache.hudi.utilities.freshness;
 
 import org.apache.hudi.utilities.freshness.testutils.Promtool;
+import org.apache.hudi.utilities.reporter.ReporterMetrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,14 +48,16 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The shipped Grafana dashboard imports into any Grafana as its importer reads it: the data source is chosen at
+ * The shipped Grafana dashboards (one pipeline's, the fleet's) each import into any Grafana as its importer reads it: the data source is chosen at
  * import (input {@code DS_PROMETHEUS}) or, where nothing resolves inputs (file provisioning, as in docker-demo/), by
  * the dashboard's own data source variable; no panel names a data source's uid; every query is PromQL over metrics the
  * freshness observers export, without the alert rules' recording rules.
  */
 class TestFreshnessDashboard {
 
-  private static final Path DASHBOARD = Paths.get("..", "docs", "freshness", "prometheus", "freshness-dashboard.json");
+  private static final Path FOLDER = Paths.get("..", "docs", "freshness", "prometheus");
+  private static final String PIPELINE = "freshness-dashboard.json";
+  private static final String FLEET = "freshness-fleet-dashboard.json";
   private static final String INPUT = "DS_PROMETHEUS";
   private static final String VARIABLE = "datasource";
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{(\\w+)}");
@@ -60,8 +65,8 @@ class TestFreshnessDashboard {
   @TempDir
   Path dir;
 
-  private static JsonNode dashboard() throws Exception {
-    return new ObjectMapper().readTree(DASHBOARD.toFile());
+  private static JsonNode dashboard(String file) throws Exception {
+    return new ObjectMapper().readTree(FOLDER.resolve(file).toFile());
   }
 
   private static List<JsonNode> panels(JsonNode dashboard) {
@@ -113,9 +118,10 @@ class TestFreshnessDashboard {
     node.forEach(child -> strings(child, found));
   }
 
-  @Test
-  void theImporterIsAskedForThePrometheusDataSourceAndEveryInputUsedIsDeclared() throws Exception {
-    JsonNode dashboard = dashboard();
+  @ParameterizedTest
+  @ValueSource(strings = {PIPELINE, FLEET})
+  void theImporterIsAskedForThePrometheusDataSourceAndEveryInputUsedIsDeclared(String file) throws Exception {
+    JsonNode dashboard = dashboard(file);
     JsonNode inputs = dashboard.path("__inputs");
     assertEquals(1, inputs.size(), inputs.toString());
     assertEquals(INPUT, inputs.get(0).path("name").asText());
@@ -148,9 +154,10 @@ class TestFreshnessDashboard {
     }
   }
 
-  @Test
-  void everyQueryRunsOnTheDataSourceOfTheVariableWhichStartsAsTheImportedOne() throws Exception {
-    JsonNode dashboard = dashboard();
+  @ParameterizedTest
+  @ValueSource(strings = {PIPELINE, FLEET})
+  void everyQueryRunsOnTheDataSourceOfTheVariableWhichStartsAsTheImportedOne(String file) throws Exception {
+    JsonNode dashboard = dashboard(file);
     JsonNode variable = null;
     for (JsonNode candidate : dashboard.path("templating").path("list")) {
       if (VARIABLE.equals(candidate.path("name").asText())) {
@@ -174,9 +181,10 @@ class TestFreshnessDashboard {
     });
   }
 
-  @Test
-  void panelsHaveUniqueIdsAndNonOverlappingPlacesOnTheGrid() throws Exception {
-    List<JsonNode> panels = panels(dashboard());
+  @ParameterizedTest
+  @ValueSource(strings = {PIPELINE, FLEET})
+  void panelsHaveUniqueIdsAndNonOverlappingPlacesOnTheGrid(String file) throws Exception {
+    List<JsonNode> panels = panels(dashboard(file));
     Set<Integer> ids = new HashSet<>();
     List<int[]> placed = new ArrayList<>();
     for (JsonNode panel : panels) {
@@ -197,9 +205,10 @@ class TestFreshnessDashboard {
     }
   }
 
-  @Test
-  void everyQueryIsPromqlOverExportedMetricsWithoutTheRecordingRules() throws Exception {
-    Map<String, String> queries = queries(dashboard());
+  @ParameterizedTest
+  @ValueSource(strings = {PIPELINE, FLEET})
+  void everyQueryIsPromqlOverExportedMetricsWithoutTheRecordingRules(String file) throws Exception {
+    Map<String, String> queries = queries(dashboard(file));
     Set<String> exported = FreshnessMetricNames.exported();
     StringBuilder rules = new StringBuilder("groups:\n  - name: dashboard\n    rules:\n");
     int index = 0;
@@ -220,19 +229,20 @@ class TestFreshnessDashboard {
           .append(new ObjectMapper().writeValueAsString(promql)).append('\n');
     }
     // promtool parses each query as Prometheus does (it checks a rule file; each query is one rule's expression).
-    Path file = dir.resolve("dashboard-queries.yml");
-    Files.write(file, rules.toString().getBytes(StandardCharsets.UTF_8));
-    Promtool.Result checked = Promtool.run(List.of("check", "rules"), file);
+    Path ruleFile = dir.resolve("dashboard-queries.yml");
+    Files.write(ruleFile, rules.toString().getBytes(StandardCharsets.UTF_8));
+    Promtool.Result checked = Promtool.run(List.of("check", "rules"), ruleFile);
     assertEquals(0, checked.exitCode, checked.output + "\n" + rules);
     assertTrue(checked.output.contains("SUCCESS: " + queries.size() + " rules found"), checked.output);
     assertEquals(Set.of(), missing, "queried by the dashboard, exported by nothing: " + missing + "; exported: "
         + exported);
   }
 
-  @Test
-  void theSlaRatioPanelWarnsAt70PercentAndPagesAtTheSla() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {PIPELINE, FLEET})
+  void theSlaRatioPanelWarnsAt70PercentAndPagesAtTheSla(String file) throws Exception {
     List<JsonNode> slaPanels = new ArrayList<>();
-    for (JsonNode panel : panels(dashboard())) {
+    for (JsonNode panel : panels(dashboard(file))) {
       for (JsonNode target : panel.path("targets")) {
         if (FreshnessMetricNames.used(target.path("expr").asText()).contains(LabelledFreshnessMetrics.SLA_RATIO)) {
           slaPanels.add(panel);
@@ -252,12 +262,28 @@ class TestFreshnessDashboard {
   @Test
   void retentionHeadroomAndUnreadableSourcesHavePanels() throws Exception {
     Set<String> charted = new HashSet<>();
-    for (String query : queries(dashboard()).values()) {
+    for (String query : queries(dashboard(PIPELINE)).values()) {
       charted.addAll(FreshnessMetricNames.used(query));
     }
     assertTrue(charted.containsAll(Set.of(LabelledFreshnessMetrics.RETENTION_HEADROOM_COMMITS,
         LabelledFreshnessMetrics.UNREADABLE_SOURCES, LabelledFreshnessMetrics.FAILURES + "_total",
         LabelledFreshnessMetrics.LAST_MEASUREMENT)), charted.toString());
+  }
+
+  @Test
+  void theFleetShowsItsWorstPipelinesByTopkItsStatusCountsTheReportersRoundsAndItsKafkaClusters() throws Exception {
+    Set<String> charted = new HashSet<>();
+    boolean worstByTopk = false;
+    for (String query : queries(dashboard(FLEET)).values()) {
+      Set<String> used = FreshnessMetricNames.used(query);
+      charted.addAll(used);
+      worstByTopk |= query.startsWith("topk(") && used.contains(LabelledFreshnessMetrics.SLA_RATIO);
+    }
+    assertTrue(worstByTopk, "no topk of " + LabelledFreshnessMetrics.SLA_RATIO);
+    assertTrue(charted.containsAll(Set.of(LabelledFreshnessMetrics.STATUS, ReporterMetrics.ROUND_DURATION,
+        ReporterMetrics.INTERVAL, ReporterMetrics.ROUND_PIPELINES, ReporterMetrics.OVERRUNS + "_total",
+        ReporterMetrics.LAST_COMPLETE_ROUND, ReporterMetrics.STUCK_WORKERS, ReporterMetrics.KAFKA_CLUSTER_REACHABLE,
+        LabelledFreshnessMetrics.UNREADABLE_SOURCES, LabelledFreshnessMetrics.FAILURES + "_total")), charted.toString());
   }
 
   @Test

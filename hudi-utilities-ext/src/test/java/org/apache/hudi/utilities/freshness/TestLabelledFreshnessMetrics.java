@@ -19,19 +19,23 @@
 package org.apache.hudi.utilities.freshness;
 
 import org.apache.hudi.utilities.checkpoint.StoredCheckpoint;
+import org.apache.hudi.utilities.freshness.testutils.Pushgateway;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -98,7 +102,7 @@ class TestLabelledFreshnessMetrics {
             QueueHead.waitingSince(NOW.minus(Duration.ofMinutes(15)), 2)
                 .withHeadroom(RetentionHeadroom.of(3, Duration.ofMinutes(-2))), NOW, POLICY),
         SourceFreshness.noCheckpoint("users", SourceKind.HUDI)));
-    metrics.countFailure("joined");
+    metrics.countFailure(pipeline("joined"));
 
     Map<String, Double> samples = samples(metrics);
 
@@ -123,12 +127,71 @@ class TestLabelledFreshnessMetrics {
         SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
     metrics.update(pipeline("b"), measured("b",
         SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
-    metrics.countFailure("b");
+    metrics.countFailure(pipeline("b"));
 
     Map<String, Double> onlyA = samples(metrics.of("a"));
 
     assertTrue(onlyA.containsKey("hudi_freshness_lag_seconds{pipeline=\"a\",source=\"orders\",source_kind=\"hudi\"}"));
     assertTrue(onlyA.keySet().stream().noneMatch(series -> series.contains("pipeline=\"b\"")), onlyA.toString());
     assertTrue(samples(metrics).keySet().stream().anyMatch(series -> series.contains("pipeline=\"b\"")));
+  }
+
+  private static PipelineSpec kafkaPipeline(String name, String pushgateway, PipelineLabels labels) {
+    return PipelineSpec.builder(name, "/data/" + name).policy(POLICY)
+        .source(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "broker-1:9092")))
+        .pushgatewayAddress(pushgateway).labels(labels).build();
+  }
+
+  @Test
+  void extraLabelsAndTheKafkaClusterAreOnEverySeriesOfThePipelineAndPipelinesWithoutKeepTheirSeries()
+      throws Exception {
+    LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
+    metrics.update(pipeline("joined"), measured("joined",
+        SourceFreshness.measure("orders", SourceKind.HUDI, "1", QueueHead.caughtUp(), NOW, POLICY)));
+    metrics.update(kafkaPipeline("clicks", null, PipelineLabels.of(Map.of("team", "payments", "tier", "gold"),
+        "clicks")), measured("clicks",
+        SourceFreshness.measure("clicks", SourceKind.KAFKA, "clicks,0:1", QueueHead.caughtUp(), NOW, POLICY)));
+
+    Map<String, Double> samples = samples(metrics);
+
+    Map<String, Double> ofClicks = samples.entrySet().stream().filter(e -> e.getKey().contains("pipeline=\"clicks\""))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    assertTrue(ofClicks.size() > 10, ofClicks.toString());
+    ofClicks.keySet().forEach(series -> assertTrue(series.contains("team=\"payments\"")
+        && series.contains("tier=\"gold\""), series));
+    assertEquals(0.0, samples.get("hudi_freshness_offset_lag{cluster=\"broker-1:9092\",pipeline=\"clicks\","
+        + "source=\"clicks\",source_kind=\"kafka\",team=\"payments\",tier=\"gold\"}"));
+    assertEquals(1.0, samples.get("hudi_freshness_measurements_total{pipeline=\"clicks\",team=\"payments\","
+        + "tier=\"gold\"}"));
+    // The pipeline without labels publishes what it did before any pipeline had labels.
+    assertEquals(0.0, samples.get("hudi_freshness_lag_seconds{pipeline=\"joined\",source=\"orders\","
+        + "source_kind=\"hudi\"}"));
+    assertEquals(3600.0, samples.get("hudi_freshness_sla_seconds{pipeline=\"joined\"}"));
+  }
+
+  @Test
+  void pushgatewayTakesAFleetWhosePipelinesHaveDifferentLabelSets(@TempDir Path dir) throws Exception {
+    try (Pushgateway pushgateway = Pushgateway.start(dir.resolve("pushgateway.log"))) {
+      String address = "127.0.0.1:" + pushgateway.port();
+      PipelineSpec gold = kafkaPipeline("gold", address, PipelineLabels.of(Map.of("team", "payments", "tier",
+          "gold"), "gold"));
+      PipelineSpec plain = kafkaPipeline("plain", address, PipelineLabels.NONE);
+      PipelineSpec team = kafkaPipeline("team", address, PipelineLabels.of(Map.of("team", "search"), "team"));
+      LabelledFreshnessMetrics metrics = new LabelledFreshnessMetrics();
+      for (PipelineSpec pipeline : List.of(gold, plain, team)) {
+        metrics.update(pipeline, measured(pipeline.name(), SourceFreshness.measure("clicks", SourceKind.KAFKA,
+            "clicks,0:1", QueueHead.caughtUp(), NOW, POLICY)));
+        assertTrue(LabelledMetricsPush.push(pipeline, Observer.REPORTER, metrics), pipeline.name());
+      }
+
+      String exposed = pushgateway.scrapeText();
+
+      assertTrue(exposed.contains("hudi_freshness_sla_seconds{instance=\"\",job=\"hudi_freshness\","
+          + "observer=\"reporter\",pipeline=\"gold\",team=\"payments\",tier=\"gold\"} 3600"), exposed);
+      assertTrue(exposed.contains("hudi_freshness_sla_seconds{instance=\"\",job=\"hudi_freshness\","
+          + "observer=\"reporter\",pipeline=\"plain\"} 3600"), exposed);
+      assertTrue(exposed.contains("hudi_freshness_sla_seconds{instance=\"\",job=\"hudi_freshness\","
+          + "observer=\"reporter\",pipeline=\"team\",team=\"search\"} 3600"), exposed);
+    }
   }
 }

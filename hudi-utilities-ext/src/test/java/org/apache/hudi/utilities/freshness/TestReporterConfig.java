@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.freshness.kafka.KafkaCluster;
 
 import org.junit.jupiter.api.Test;
@@ -197,6 +198,46 @@ class TestReporterConfig {
   }
 
   @Test
+  void kafkaClusterOfAPipelineIsNamedByItsBlockElseByItsBrokers() throws Exception {
+    ReporterConfig config = ReporterConfig.parse(CLUSTERS, "clusters.yaml", Map.of("KAFKA_JAAS", "j")::get);
+
+    assertEquals(Option.of("main"), config.pipelines().get(0).kafkaCluster());
+    assertEquals(Option.of("broker:9092"), config.pipelines().get(2).kafkaCluster());
+    assertEquals(Option.empty(), ReporterConfig.parse(YAML, "reporter.yaml").pipelines().get(0).kafkaCluster());
+  }
+
+  @Test
+  void extraLabelsArePerPipelineAndAPipelineWithoutHasNone() throws Exception {
+    ReporterConfig config = ReporterConfig.parse(YAML.replace("  - name: nightly\n",
+        "  - name: nightly\n    labels:\n      team: payments\n      tier: gold\n"), "reporter.yaml");
+
+    assertEquals(Map.of("team", "payments", "tier", "gold"), config.pipelines().get(1).labels().asMap());
+    assertEquals(PipelineLabels.NONE, config.pipelines().get(0).labels());
+  }
+
+  @Test
+  void rejectsALabelThatIsNoPrometheusLabelNameOrOneTheReporterSetsNamingThePipelineAndTheKey() {
+    IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        YAML.replace("  - name: nightly\n", "  - name: nightly\n    labels:\n      cost-center: 42\n"),
+        "reporter.yaml"));
+    assertEquals("Cannot read pipelines[1] of reporter.yaml: Cannot label the metrics of pipeline 'nightly' with "
+        + "'cost-center': it is no Prometheus label name (use letters, digits and '_', not starting with a digit or "
+        + "'__', e.g. team)", invalid.getMessage());
+
+    IllegalArgumentException reserved = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
+        YAML.replace("  - name: nightly\n", "  - name: nightly\n    labels:\n      source: erp\n"),
+        "reporter.yaml"));
+    assertEquals("Cannot read pipelines[1] of reporter.yaml: Cannot label the metrics of pipeline 'nightly' with "
+        + "'source': the reporter sets that label itself (rename it; reserved: [cluster, instance, job, observer, "
+        + "pipeline, reporter, source, source_kind, status])", reserved.getMessage());
+
+    for (String name : List.of("__name__", "9lives", "instance")) {
+      assertThrows(IllegalArgumentException.class, () -> PipelineLabels.of(Map.of(name, "x"), "p"), name);
+    }
+    assertThrows(IllegalArgumentException.class, () -> PipelineLabels.of(Map.of("team", ""), "p"));
+  }
+
+  @Test
   void theExampleOfTheDocsIsValid() throws Exception {
     Path example = Paths.get("..", "docs", "freshness", "reporter-example.yaml");
     ReporterConfig config = ReporterConfig.parse(Files.readString(example), example.toString());
@@ -229,7 +270,7 @@ class TestReporterConfig {
   void rejectsAnUnknownKeyAndAPipelineWithoutSource() {
     IllegalArgumentException sources = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, sources: [{name: t, type: hudi, path: /t}]}\n", "x.yaml"));
-    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, kafkaCluster, name, "
+    assertEquals("Cannot read pipelines[0] of x.yaml: unknown keys [sources] (allowed: [basePath, kafkaCluster, labels, name, "
         + "properties])", sources.getMessage());
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         "pipelines:\n  - {name: a, basePath: /a, properties: {hoodie.streamer.freshness.sla.minutes: 5}}\n", "x.yaml"));

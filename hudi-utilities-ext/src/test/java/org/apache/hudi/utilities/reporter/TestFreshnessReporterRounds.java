@@ -24,19 +24,26 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
+import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.hudi.utilities.hudi014.WrittenTimelines;
 
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -45,7 +52,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The reporter's rounds over real tables (timelines written directly, no Spark): a target whose store never answers
- * costs its pipeline one deadline while the others are measured, and a warm round reads only what may have changed.
+ * costs its pipeline one deadline while the others are measured, a warm round reads only what may have changed, and a
+ * Kafka cluster that does not answer is published once, by name, and named on its sources' series.
  */
 class TestFreshnessReporterRounds {
 
@@ -143,6 +151,44 @@ class TestFreshnessReporterRounds {
     assertEquals(List.of("orders:WAITING"), states(behind));
     assertEquals(ingested, caughtUp.checkpoint().commit().get());
     assertEquals(List.of("orders:CAUGHT_UP"), states(caughtUp));
+  }
+
+  @Test
+  void kafkaClusterThatDoesNotAnswerIsOneSeriesAndEachOfItsSourcesNamesIt() throws Exception {
+    String dead;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      dead = "127.0.0.1:" + socket.getLocalPort();
+    }
+    List<PipelineSpec> pipelines = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      SourceSpec clicks = SourceSpec.kafka("clicks", Map.of("bootstrap.servers", dead));
+      pipelines.add(PipelineSpec.builder("p" + i, target("p" + i, "clicks,0:" + i)).source(clicks).kafkaCluster("main")
+          .kafkaMetadataTimeout(Duration.ofSeconds(1)).build());
+    }
+    reporter = new FreshnessReporter(Clock.systemUTC(), new Configuration(), Map.of(), 10,
+        FreshnessReporter.Settings.defaults());
+
+    RoundReport round = reporter.runRound(pipelines);
+
+    assertEquals(5, round.measured().size(), round.toString());
+    Map<String, Double> self = TestReporterMetrics.values(reporter.reporterMetrics());
+    assertEquals(Map.of(ReporterMetrics.KAFKA_CLUSTER_REACHABLE + "{cluster=main}", 0.0),
+        self.entrySet().stream().filter(e -> e.getKey().startsWith(ReporterMetrics.KAFKA_CLUSTER_REACHABLE))
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, reporter.labelledMetrics().collect());
+    Map<String, Double> exposed = new TreeMap<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.startsWith("#") && !line.isEmpty()) {
+        int space = line.lastIndexOf(' ');
+        exposed.put(line.substring(0, space), Double.valueOf(line.substring(space + 1)));
+      }
+    }
+    for (int i = 0; i < 5; i++) {
+      assertEquals(1.0, exposed.get("hudi_freshness_status{cluster=\"main\",pipeline=\"p" + i + "\","
+          + "source=\"clicks\",source_kind=\"kafka\",status=\"NO_DATA\"}"), exposed.toString());
+      assertEquals(1.0, exposed.get("hudi_freshness_unreadable_sources{pipeline=\"p" + i + "\"}"), exposed.toString());
+    }
   }
 
   private String target(String name, String checkpoint) throws Exception {

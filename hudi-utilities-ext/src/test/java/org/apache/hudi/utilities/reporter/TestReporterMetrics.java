@@ -38,7 +38,10 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The reporter observed: each round's outcome counts, its duration and end, the cadence and the overruns. */
+/**
+ * The reporter observed: each round's outcome counts, its duration and end, the cadence, the overruns and whether each
+ * Kafka cluster answered.
+ */
 class TestReporterMetrics {
 
   private static final Instant NOW = Instant.parse("2026-12-07T12:00:00Z");
@@ -52,7 +55,8 @@ class TestReporterMetrics {
       return new PipelineFreshness(pipeline.name(), pipeline.basePath(), Observer.REPORTER, NOW,
           StoredCheckpoint.none(0), List.of());
     }, 2, Duration.ofSeconds(30), Clock.fixed(NOW, ZoneOffset.UTC))) {
-      ReporterMetrics metrics = new ReporterMetrics(Duration.ofMinutes(15), round);
+      ReporterMetrics metrics = new ReporterMetrics(Duration.ofMinutes(15), round,
+          () -> Map.of("main", false, "other", true));
       metrics.roundDone(round.run(TestMeasurementRound.pipelines("a", "b", "broken")));
       metrics.overruns(1);
 
@@ -66,6 +70,8 @@ class TestReporterMetrics {
       assertEquals(1.0, values.get(ReporterMetrics.OVERRUNS + "_total"));
       assertEquals(2.0, values.get(ReporterMetrics.WORKERS));
       assertEquals(0.0, values.get(ReporterMetrics.STUCK_WORKERS));
+      assertEquals(0.0, values.get(ReporterMetrics.KAFKA_CLUSTER_REACHABLE + "{cluster=main}"));
+      assertEquals(1.0, values.get(ReporterMetrics.KAFKA_CLUSTER_REACHABLE + "{cluster=other}"));
       // The round's clock is fixed: it started and ended at NOW, whatever it took by the system's nanoseconds.
       assertEquals(NOW.getEpochSecond(), values.get(ReporterMetrics.LAST_COMPLETE_ROUND)
           - values.get(ReporterMetrics.ROUND_DURATION), 0.001);
@@ -76,7 +82,7 @@ class TestReporterMetrics {
   void reporterRunOnceHasNoCadenceToPublishAndNoRoundBeforeItsFirst() {
     try (MeasurementRound round = new MeasurementRound(pipeline -> null, 1, Duration.ofSeconds(1),
         Clock.systemUTC())) {
-      Map<String, Double> values = values(new ReporterMetrics(Duration.ZERO, round));
+      Map<String, Double> values = values(new ReporterMetrics(Duration.ZERO, round, Map::of));
 
       assertEquals(Map.of(ReporterMetrics.WORKERS, 1.0, ReporterMetrics.STUCK_WORKERS, 0.0,
           ReporterMetrics.ROUNDS + "_total", 0.0, ReporterMetrics.OVERRUNS + "_total", 0.0), values);

@@ -119,7 +119,8 @@ public final class KafkaClusterClient implements AutoCloseable {
           + " (check that the cluster is up, bootstrap.servers and the security settings; raise "
           + "hoodie.streamer.freshness.kafka.metadata.timeout.ms if it is only slow)";
       LOG.warn("{}; its {} positions have no value this round", reason, checkpoints.size() - readings.size());
-      checkpoints.keySet().forEach(position -> readings.putIfAbsent(position, KafkaReading.failed(reason)));
+      checkpoints.keySet().forEach(position -> readings.putIfAbsent(position,
+          KafkaReading.clusterUnreachable(reason)));
       return readings;
     }
     Map<TopicPartition, NavigableSet<Long>> starts = new HashMap<>();

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -57,6 +58,7 @@ public final class KafkaClusters implements AutoCloseable {
   private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
   private final ConcurrentMap<KafkaCluster, KafkaClusterClient> clients = new ConcurrentHashMap<>();
   private volatile Map<KafkaSourcePosition, KafkaReading> round = Collections.emptyMap();
+  private volatile Map<String, Boolean> reachable = Collections.emptyMap();
 
   /** @param consumerFactory opens a consumer from a cluster's {@link KafkaCluster#consumerProperties()} */
   public KafkaClusters(Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
@@ -70,14 +72,16 @@ public final class KafkaClusters implements AutoCloseable {
   }
 
   /**
-   * Measures positions, one batch per cluster, the clusters one after the other. Thread-safe: workers may measure
-   * different clusters at once; one cluster's batches are serialized.
+   * Measures positions, one batch per cluster, the clusters one after the other, and adds whether each cluster
+   * answered to {@link #reachableThisRound()}. Thread-safe: workers may measure different clusters at once; one
+   * cluster's batches are serialized.
    *
    * @return a reading per distinct position
    */
   public Map<KafkaSourcePosition, KafkaReading> measure(Collection<KafkaSourcePosition> positions) {
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
     byCluster(positions).forEach((cluster, ofCluster) -> readings.putAll(measureCluster(cluster, ofCluster)));
+    addReachability(readings);
     return readings;
   }
 
@@ -102,6 +106,28 @@ public final class KafkaClusters implements AutoCloseable {
     Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
     clusters.forEach(cluster -> readings.putAll(cluster.join()));
     round = Collections.unmodifiableMap(readings);
+    synchronized (this) {
+      // In place of the last round's, at once: a scrape during the round's batch still sees every cluster.
+      reachable = Collections.emptyMap();
+      addReachability(readings);
+    }
+  }
+
+  /**
+   * Whether each Kafka cluster measured since the start of the current round ({@link #measureRound}: its batch, then
+   * the positions measured alone) answered, by name ({@link PipelineSpec#kafkaCluster()}): false when a client of that
+   * name got no topics or offsets from it. A cluster none of whose positions was measured is not listed: nothing was
+   * asked of it.
+   */
+  public Map<String, Boolean> reachableThisRound() {
+    return reachable;
+  }
+
+  private synchronized void addReachability(Map<KafkaSourcePosition, KafkaReading> readings) {
+    Map<String, Boolean> reachability = new TreeMap<>(reachable);
+    readings.forEach((position, reading) ->
+        reachability.merge(position.clusterName(), reading.clusterAnswered(), Boolean::logicalAnd));
+    reachable = Collections.unmodifiableMap(reachability);
   }
 
   private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {
@@ -118,7 +144,7 @@ public final class KafkaClusters implements AutoCloseable {
       String reason = "Cannot measure the Kafka sources of cluster " + cluster.bootstrapServers() + ": " + e;
       LOG.warn("{}", reason, e);
       Map<KafkaSourcePosition, KafkaReading> failed = new LinkedHashMap<>();
-      positions.forEach(position -> failed.put(position, KafkaReading.failed(reason)));
+      positions.forEach(position -> failed.put(position, KafkaReading.clusterUnreachable(reason)));
       return failed;
     }
   }

@@ -22,24 +22,47 @@ import org.apache.hudi.utilities.freshness.QueueHead;
 
 import java.util.Objects;
 
-/** What a Kafka cluster said about one source position: what waits after it, or why it could not be read. */
+/**
+ * What a Kafka cluster said about one source position: what waits after it, or why it could not be read, and whether
+ * the cluster answered at all (a cluster down, unreachable or refusing the reporter's credentials did not).
+ */
 public final class KafkaReading {
 
   private final QueueHead head;
   private final String failure;
+  private final boolean clusterAnswered;
 
-  private KafkaReading(QueueHead head, String failure) {
+  private KafkaReading(QueueHead head, String failure, boolean clusterAnswered) {
     this.head = head;
     this.failure = failure;
+    this.clusterAnswered = clusterAnswered;
   }
 
   static KafkaReading of(QueueHead head) {
-    return new KafkaReading(Objects.requireNonNull(head, "head"), null);
+    return new KafkaReading(Objects.requireNonNull(head, "head"), null, true);
   }
 
-  /** @param reason a message "Cannot ...: why (what to change)" */
+  /**
+   * A position the cluster answered for but that has no value (a topic gone, a malformed checkpoint).
+   *
+   * @param reason a message "Cannot ...: why (what to change)"
+   */
   static KafkaReading failed(String reason) {
-    return new KafkaReading(null, Objects.requireNonNull(reason, "reason"));
+    return new KafkaReading(null, Objects.requireNonNull(reason, "reason"), true);
+  }
+
+  /**
+   * A position of a cluster that did not answer the request for its topics and offsets.
+   *
+   * @param reason a message "Cannot ...: why (what to change)"
+   */
+  static KafkaReading clusterUnreachable(String reason) {
+    return new KafkaReading(null, Objects.requireNonNull(reason, "reason"), false);
+  }
+
+  /** Whether the cluster answered the round's request for topics and offsets. */
+  public boolean clusterAnswered() {
+    return clusterAnswered;
   }
 
   /**

@@ -37,14 +37,16 @@ import java.util.Objects;
 public final class KafkaSourcePosition {
 
   private final KafkaCluster cluster;
+  private final String clusterName;
   private final String topic;
   private final String checkpoint;
   private final Duration pollTimeout;
   private final Duration metadataTimeout;
 
-  private KafkaSourcePosition(KafkaCluster cluster, String topic, String checkpoint, Duration pollTimeout,
-                              Duration metadataTimeout) {
+  private KafkaSourcePosition(KafkaCluster cluster, String clusterName, String topic, String checkpoint,
+                              Duration pollTimeout, Duration metadataTimeout) {
     this.cluster = cluster;
+    this.clusterName = clusterName;
     this.topic = topic;
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.pollTimeout = pollTimeout;
@@ -60,8 +62,8 @@ public final class KafkaSourcePosition {
       throw new IllegalArgumentException("Cannot measure source " + source + " of pipeline '" + pipeline.name()
           + "' on a Kafka cluster: it is a " + source.kind() + " source");
     }
-    return new KafkaSourcePosition(KafkaCluster.of(source), source.name(), checkpoint, pipeline.kafkaPollTimeout(),
-        pipeline.kafkaMetadataTimeout());
+    return new KafkaSourcePosition(KafkaCluster.of(source), pipeline.kafkaCluster().get(), source.name(), checkpoint,
+        pipeline.kafkaPollTimeout(), pipeline.kafkaMetadataTimeout());
   }
 
   /**
@@ -90,6 +92,11 @@ public final class KafkaSourcePosition {
     return cluster;
   }
 
+  /** The cluster's name in metrics ({@link PipelineSpec#kafkaCluster()}). */
+  public String clusterName() {
+    return clusterName;
+  }
+
   /** The topic the pipeline reads now. */
   public String topic() {
     return topic;
@@ -114,13 +121,14 @@ public final class KafkaSourcePosition {
       return false;
     }
     KafkaSourcePosition that = (KafkaSourcePosition) other;
-    return cluster.equals(that.cluster) && topic.equals(that.topic) && checkpoint.equals(that.checkpoint)
-        && pollTimeout.equals(that.pollTimeout) && metadataTimeout.equals(that.metadataTimeout);
+    return cluster.equals(that.cluster) && clusterName.equals(that.clusterName) && topic.equals(that.topic)
+        && checkpoint.equals(that.checkpoint) && pollTimeout.equals(that.pollTimeout)
+        && metadataTimeout.equals(that.metadataTimeout);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(cluster, topic, checkpoint, pollTimeout, metadataTimeout);
+    return Objects.hash(cluster, clusterName, topic, checkpoint, pollTimeout, metadataTimeout);
   }
 
   @Override

@@ -357,6 +357,27 @@ class TestKafkaClusters {
   }
 
   @Test
+  void roundSaysWhichClustersAnsweredByNameAndATopicGoneIsNoClusterDown() throws Exception {
+    kafka.createTopic("answered", 1);
+    PipelineSpec healthy = pipeline("answered", GENEROUS);
+    PipelineSpec gone = pipeline("gone", GENEROUS);
+    SourceSpec dead = SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:" + closedPort()));
+    List<KafkaSourcePosition> positions = new ArrayList<>(List.of(
+        KafkaSourcePosition.of(healthy, source("answered"), "answered,0:0"),
+        KafkaSourcePosition.of(gone, source("gone"), "gone,0:0")));
+    for (int pipeline = 0; pipeline < 5; pipeline++) {
+      PipelineSpec ofDead = PipelineSpec.builder("p" + pipeline, "/data/p" + pipeline).source(dead)
+          .kafkaCluster("dead").kafkaMetadataTimeout(Duration.ofSeconds(1)).build();
+      positions.add(KafkaSourcePosition.of(ofDead, dead, "clicks," + pipeline + ":0"));
+    }
+
+    clusters.measureRound(positions);
+
+    assertEquals(Map.of(kafka.bootstrapServers(), true, "dead", false), clusters.reachableThisRound());
+    assertEquals(kafka.bootstrapServers(), healthy.kafkaCluster().get());
+  }
+
+  @Test
   void firstRecordWithoutTimestampSuppressesTheLag() {
     TopicPartition partition = new TopicPartition("legacy", 0);
     MockConsumer<byte[], byte[]> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
