@@ -349,7 +349,10 @@ public final class ViewBatch {
     }
     String match = MATCH_PREFIX + key.index();
     Dataset<Row> matches = keys.dataset.select(col(keyColumn).as(match));
-    return rows.join(broadcast(matches), rows.col(keyColumn).equalTo(matches.col(match)), "left_semi");
+    // Listed keys are few; beyond the list limit Spark picks the join by size: a forced broadcast of any number of
+    // keys would collect them all to the driver.
+    return rows.join(keys.values.isPresent() ? broadcast(matches) : matches,
+        rows.col(keyColumn).equalTo(matches.col(match)), "left_semi");
   }
 
   /** With left outer joins: the rows, at each state, of every identity found made of a changed row at either. */

@@ -127,6 +127,43 @@ class TestViewDifferential {
   }
 
   /**
+   * Given more changed keys than {@code max.listed.keys}, when an incremental batch finds the rows made of them, then
+   * they are matched by a join Spark chooses by size, not a broadcast forced on any number of keys (which collects them
+   * all to the driver): with Spark's broadcast threshold off, the batch's plan broadcasts nothing.
+   */
+  @Test
+  void changedKeysBeyondTheListLimitAreJoinedNotBroadcast() {
+    SparkSession spark = SharedSpark.session();
+    Map<String, Map<String, Object[]>> current = new ViewWorkload(SEED).copy();
+    Map<String, Map<String, Object[]>> previous = new LinkedHashMap<>();
+    current.forEach((table, rows) -> previous.put(table, new TreeMap<>(rows)));
+    previous.get("orders").keySet().removeAll(new ArrayList<>(previous.get("orders").keySet()).subList(0, 5));
+    Map<String, Dataset<Row>> before = tables(spark, previous);
+    Map<String, Dataset<Row>> after = tables(spark, current);
+    Map<String, TableState> states = new LinkedHashMap<>();
+    for (String table : TABLES) {
+      states.put(table, new TableState(before.get(table), after.get(table),
+          changedKeys(spark, table, previous.get(table), current.get(table))));
+    }
+    String sql = "SELECT o.order_id, o.amount, u.country FROM <TABLE:orders> o LEFT JOIN <TABLE:users> u "
+        + "ON o.user_id = u.user_id";
+    String threshold = spark.conf().get("spark.sql.autoBroadcastJoinThreshold");
+    try (ViewQuery query = ViewWorkload.query(spark, sql, "unlisted")) {
+      spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+      ViewDefinition view = ViewDefinition.of(query, after, ViewWorkload.KEYS, List.of("order_id"));
+      ViewBatch batch = new ViewBatch(spark, view, states, new ListLimit(2), Instant.now());
+      Dataset<Row> rows = batch.incremental(Option.empty());
+
+      String plan = rows.queryExecution().executedPlan().toString();
+      assertFalse(plan.contains("Broadcast"), plan);
+      assertEquals(5, rows.count(), "the 5 new orders");
+      batch.persisted().forEach(Dataset::unpersist);
+    } finally {
+      spark.conf().set("spark.sql.autoBroadcastJoinThreshold", threshold);
+    }
+  }
+
+  /**
    * Given orders of users without a country, when a view groups by the country alone (its record key), then its first
    * batch, incremental or full, fails naming the NULL key and the fix, rather than writing a row Hudi cannot key.
    */
