@@ -277,16 +277,19 @@ final class ChangeDataReader {
   }
 
   /**
-   * One row per record key: the image before its first change in the window and after its last one (a key changes at
-   * most once per commit, and ts_ms is the commit's instant). A key inserted and deleted in the window has no row.
+   * One row per record key: the image before its first change in the window and after its last one (ts_ms is the
+   * commit's instant). A key inserted and deleted in the window has no row. One commit can change a key twice: under a
+   * global index, a row moved to another partition is deleted from its old file group and inserted into its new one at
+   * the same instant; of a commit's changes, the image before is the delete's and the image after the insert's, so the
+   * move is the update it is.
    */
   private static Dataset<Row> netChanges(Dataset<Row> changes, String[] recordKeyFields) {
     Column[] key = Arrays.stream(recordKeyFields)
         .map(field -> coalesce(col(AFTER + "." + field), col(BEFORE + "." + field)))
         .toArray(Column[]::new);
     return changes.groupBy(struct(key))
-        .agg(max(col(TS)).as(TS), call_udf("min_by", col(BEFORE), col(TS)).as(BEFORE),
-            call_udf("max_by", col(AFTER), col(TS)).as(AFTER))
+        .agg(max(col(TS)).as(TS), call_udf("min_by", col(BEFORE), struct(col(TS), col(BEFORE).isNull())).as(BEFORE),
+            call_udf("max_by", col(AFTER), struct(col(TS), col(AFTER).isNotNull())).as(AFTER))
         .where(col(BEFORE).isNotNull().or(col(AFTER).isNotNull()))
         .select(when(col(BEFORE).isNull(), "i").when(col(AFTER).isNull(), "d").otherwise("u").as(OP), col(TS),
             col(BEFORE), col(AFTER));

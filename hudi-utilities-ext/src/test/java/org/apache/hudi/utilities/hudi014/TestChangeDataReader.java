@@ -20,6 +20,7 @@ package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.keygen.SimpleKeyGenerator;
 import org.apache.hudi.utilities.config.MultiTableReadConf;
 import org.apache.hudi.utilities.config.SourceTable;
 import org.apache.hudi.utilities.sources.helpers.IncrSourceHelper;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -116,6 +118,26 @@ class TestChangeDataReader {
 
     assertEquals(Option.empty(), ChangeDataReader.writeWithoutChangeLog(timeline(), window(first)));
     assertEquals(List.of("d o2 [o2,u1,20.0,1] null", "u o1 [o1,u1,10.0,1] [o1,u2,11.0,2]"), changes(read(first)));
+  }
+
+  /**
+   * Under a global index, a row whose partition changes is written in one commit as a delete in its old file group and
+   * an insert in its new one: two changes of one key at one instant, which fold into the one update they are.
+   */
+  @Test
+  void rowMovedToAnotherPartitionUnderAGlobalIndexReadsAsOneUpdate() {
+    Map<String, String> movingRows = new HashMap<>(CHANGE_DATA);
+    movingRows.putAll(Map.of("hoodie.datasource.write.partitionpath.field", "user_id",
+        "hoodie.datasource.write.keygenerator.class", SimpleKeyGenerator.class.getName(),
+        "hoodie.index.type", "GLOBAL_SIMPLE", "hoodie.simple.index.update.partition.path", "true"));
+    String first = HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS_WITH_DELETES, movingRows,
+        order("o1", "u1", 10.0, 1L, false), order("o2", "u1", 20.0, 1L, false));
+    HudiTables.upsert(path, "orders", "COPY_ON_WRITE", "order_id", ORDERS_WITH_DELETES, movingRows,
+        order("o1", "u2", 11.0, 2L, false));
+
+    assertEquals(Option.empty(), ChangeDataReader.writeWithoutChangeLog(timeline(), window(first)),
+        "o2 stays in the old file group: the commit has change logs");
+    assertEquals(List.of("u o1 [o1,u1,10.0,1] [o1,u2,11.0,2]"), changes(read(first)));
   }
 
   private String write(Row... rows) {
