@@ -90,7 +90,11 @@ public final class HudiTableCache {
     private StoredCheckpoint checkpoint;
     private HoodieInstant newestCommit;
     private int searchedUpTo;
-    private StoredCheckpoint lastFound;
+    /**
+     * Read without the table's lock: a round's start asks for it on the round's thread, which must not wait for a
+     * worker stuck in this table's store (a hung target would stall every later round before its deadlines start).
+     */
+    private volatile StoredCheckpoint lastFound;
 
     Table(String basePath) {
       this.basePath = basePath;
@@ -104,7 +108,7 @@ public final class HudiTableCache {
       return timeline;
     }
 
-    synchronized Option<StoredCheckpoint> lastFound() {
+    Option<StoredCheckpoint> lastFound() {
       return Option.ofNullable(lastFound);
     }
 

@@ -41,6 +41,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -87,6 +88,30 @@ class TestFreshnessReporterRounds {
         round.outcomes().stream().map(PipelineOutcome::toString).collect(Collectors.toList()));
     assertTrue(round.duration().compareTo(GENEROUS) < 0, round.toString());
     assertEquals(List.of("orders:CAUGHT_UP"), states(round.measured().get(0)));
+  }
+
+  @Test
+  void targetStillHangingFromTheLastRoundDelaysNoLaterRound() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    List<PipelineSpec> pipelines = List.of(
+        pipeline("hung", "hang:///warehouse/hung", Map.of("orders", orders)),
+        pipeline("a", target("a", "orders=" + consumed), Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    conf.set("fs.hang.impl", HangingFileSystem.class.getName());
+    conf.setBoolean("fs.hang.impl.disable.cache", true);
+    HangingFileSystem.hangFromNowOn();
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10,
+        FreshnessReporter.Settings.defaults().workers(2).pipelineTimeout(Duration.ofSeconds(1)));
+    reporter.runRound(pipelines);
+
+    // The hung worker still holds its table: the next round's start (which looks up every target's last checkpoint)
+    // must not wait for it. It did, until the store answered: 200 s a try on S3A, every later round stalled.
+    RoundReport next = assertTimeoutPreemptively(GENEROUS, () -> reporter.runRound(pipelines));
+
+    assertEquals("hung", next.outcomes().get(0).pipeline());
+    assertEquals(PipelineOutcome.Kind.TIMED_OUT, next.outcomes().get(0).kind());
+    assertEquals("a:MEASURED", next.outcomes().get(1).toString());
   }
 
   @Test
