@@ -56,12 +56,16 @@ final class KafkaBrokerProcess implements AutoCloseable {
   private final String bootstrapServers;
   private final JMXConnector jmx;
   private final Path log;
+  private final Thread stopOnExit;
 
   private KafkaBrokerProcess(Process process, String bootstrapServers, JMXConnector jmx, Path log) {
     this.process = process;
     this.bootstrapServers = bootstrapServers;
     this.jmx = jmx;
     this.log = log;
+    // A benchmark stopped by a signal does not leave its broker running.
+    this.stopOnExit = new Thread(() -> LocalProcesses.stopTree(process.toHandle()), "stop-kafka-broker");
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
 
   /**
@@ -184,5 +188,10 @@ final class KafkaBrokerProcess implements AutoCloseable {
       // The broker stops anyway.
     }
     LocalProcesses.stopTree(process.toHandle());
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down: the hook runs (or ran) the same stop.
+    }
   }
 }
