@@ -187,6 +187,15 @@ final class FreshnessFleetBenchmark implements Benchmark {
       }
       out.print(faults);
       out.println();
+      for (int i = 1; i < sides.size(); i += 2) {
+        for (Round round : List.of(sides.get(i).first, sides.get(i).warm)) {
+          out.println("New reporter at " + latencies.get(i / 2) + " ms, " + (round == sides.get(i).first ? "first"
+              : "warm") + " round: worst lag " + round.score.worstLag() + "; healthy without a lag: "
+              + round.score.unmeasured().size() + round.score.unmeasured().stream().limit(3)
+              .map(line -> "\n    " + line).collect(Collectors.joining()));
+        }
+      }
+      out.println();
       out.println("Goals (issue 55):");
       goals.forEach(line -> out.println("  " + line));
       out.printf(Locale.ROOT, "Machine: %d cores; load average before %s, after %s; hanging S3 listener accepted %d "

@@ -24,7 +24,10 @@ import org.apache.hudi.utilities.freshness.SourceFreshness;
 import org.apache.hudi.utilities.reporter.PipelineOutcome;
 import org.apache.hudi.utilities.reporter.RoundReport;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,6 +44,8 @@ final class RoundScore {
   private int wrongRecordsLost;
   private int madeUp;
   private final Map<Fault, String> faultOutcomes = new EnumMap<>(Fault.class);
+  private String worstLag = "none";
+  private final List<String> unmeasured = new ArrayList<>();
 
   private RoundScore(double seconds) {
     this.seconds = seconds;
@@ -72,13 +77,22 @@ final class RoundScore {
     }
     withTrueLag++;
     if (source == null || !source.lag().isPresent()) {
+      unmeasured.add(pipeline.name() + " (" + pipeline.partitions() + " partitions): " + (source == null
+          ? outcome.kind() + " " + shorten(outcome.reason()) : source.state() + " " + source.reason().orElse("")));
       return;
     }
     measured++;
     PipelineFreshness freshness = outcome.freshness().get();
     long expected = pipeline.oldestWaitingAt().isPresent()
         ? freshness.measuredAt().toEpochMilli() - pipeline.oldestWaitingAt().getAsLong() : 0;
-    maxLagErrorMillis = Math.max(maxLagErrorMillis, Math.abs(source.lag().get().toMillis() - expected));
+    long error = Math.abs(source.lag().get().toMillis() - expected);
+    if (error > maxLagErrorMillis) {
+      maxLagErrorMillis = error;
+      worstLag = pipeline.name() + " (" + pipeline.partitions() + " partitions): lag " + source.lag().get()
+          + ", true age " + Duration.ofMillis(expected) + ", " + source.state() + ", oldest visible at "
+          + source.oldestVisibleAt().map(Object::toString).orElse("none") + ", position " + source.position()
+          .orElse("none");
+    }
     long lost = source.checkpointInLog().isPresent() ? source.checkpointInLog().get().recordsLost() : 0;
     if (lost != pipeline.recordsLost()) {
       wrongRecordsLost++;
@@ -112,6 +126,16 @@ final class RoundScore {
 
   int madeUp() {
     return madeUp;
+  }
+
+  /** The pipeline whose lag was furthest from the truth, and both. */
+  String worstLag() {
+    return worstLag;
+  }
+
+  /** The pipelines with a true lag that got none, with the reason. */
+  List<String> unmeasured() {
+    return unmeasured;
   }
 
   /** For each fault, what the round made of its first pipeline. */

@@ -63,6 +63,10 @@ final class S3RequestsByTable implements Consumer<String> {
     if (listing) {
       key = queryParameter(target.getRawQuery(), "prefix");
     }
+    if (listing && "POST".equals(parts[0])) {
+      // A multi-object delete: S3A's clean-up of directory markers after a write, here only the history's.
+      key = "(directory markers after a write)" + HISTORY_FOLDER;
+    }
     int slash = key.indexOf('/');
     String table = slash < 0 ? key : key.substring(0, slash);
     boolean history = ("/" + key).contains(HISTORY_FOLDER);
