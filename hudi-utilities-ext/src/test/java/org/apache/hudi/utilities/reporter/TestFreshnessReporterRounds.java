@@ -150,6 +150,32 @@ class TestFreshnessReporterRounds {
   }
 
   @Test
+  void checkpointBelowNewerCommitsWithoutOneIsNotReadAgainOnceConfirmed() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    String joined = target("joined", "orders=" + consumed);
+    // Two newer commits without a checkpoint (a clustering, a round with nothing to ingest, say): the search passes
+    // over them to the checkpoint below.
+    WrittenTimelines.complete(joined, HoodieTimeline.COMMIT_ACTION, Map.of());
+    WrittenTimelines.complete(joined, HoodieTimeline.COMMIT_ACTION, Map.of());
+    List<PipelineSpec> pipelines = List.of(pipeline("joined", joined, Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    ReadCountingFileSystem.install(conf);
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10, FreshnessReporter.Settings.defaults());
+    reporter.runRound(pipelines);
+    reporter.runRound(pipelines);
+
+    ReadCountingFileSystem.reset();
+    RoundReport warm = reporter.runRound(pipelines);
+
+    assertEquals(List.of("orders:CAUGHT_UP"), states(warm.measured().get(0)));
+    assertEquals(3, warm.measured().get(0).checkpoint().commitsSearched());
+    // The timeline's listing only: before, the three commits down to the checkpoint were read every round.
+    List<String> reads = ReadCountingFileSystem.readsUnder(joined, HISTORY);
+    assertTrue(reads.size() <= 2, reads.toString());
+  }
+
+  @Test
   void targetsCheckpointIsReadAgainWhenItsNewestCommitChanged() throws Exception {
     String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
     String first = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());

@@ -57,6 +57,7 @@ public final class KafkaClusters implements AutoCloseable {
   private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
   private final ConcurrentMap<KafkaCluster, KafkaClusterClient> clients = new ConcurrentHashMap<>();
   private volatile Map<KafkaSourcePosition, KafkaReading> round = Collections.emptyMap();
+  private final ConcurrentMap<KafkaCluster, Stragglers> stragglers = new ConcurrentHashMap<>();
 
   /** @param consumerFactory opens a consumer from a cluster's {@link KafkaCluster#consumerProperties()} */
   public KafkaClusters(Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
@@ -128,8 +129,56 @@ public final class KafkaClusters implements AutoCloseable {
     return checkpoint -> {
       KafkaSourcePosition position = KafkaSourcePosition.of(pipeline, source, checkpoint);
       KafkaReading reading = round.get(position);
-      return (reading != null ? reading : measure(List.of(position)).get(position)).head();
+      return (reading != null ? reading : measureAlongside(position)).head();
     };
+  }
+
+  /** A position the round did not measure: measured with the others of its cluster probed meanwhile. */
+  private KafkaReading measureAlongside(KafkaSourcePosition position) {
+    return stragglers.computeIfAbsent(position.cluster(), Stragglers::new).measure(position);
+  }
+
+  /**
+   * The positions of one cluster that workers probe outside the round's batch (all of them in a first round, when no
+   * checkpoint is known yet; a checkpoint that moved since), measured together: a worker queues its position, and
+   * whichever worker gets the cluster's turn measures every position queued by then as one batch. Positions probed
+   * while a measurement runs cost one more batch, not one each: a first round over a cluster's thousand pipelines
+   * takes a few batches, and an unreachable cluster's pipelines wait a few timeouts, not one each in turn.
+   */
+  private final class Stragglers {
+    private final KafkaCluster cluster;
+    private final Map<KafkaSourcePosition, CompletableFuture<KafkaReading>> queued = new LinkedHashMap<>();
+    private final Object turn = new Object();
+
+    Stragglers(KafkaCluster cluster) {
+      this.cluster = cluster;
+    }
+
+    KafkaReading measure(KafkaSourcePosition position) {
+      CompletableFuture<KafkaReading> reading;
+      synchronized (queued) {
+        reading = queued.computeIfAbsent(position, key -> new CompletableFuture<>());
+      }
+      synchronized (turn) {
+        if (!reading.isDone()) {
+          Map<KafkaSourcePosition, CompletableFuture<KafkaReading>> batch;
+          synchronized (queued) {
+            batch = new LinkedHashMap<>(queued);
+            queued.clear();
+          }
+          try {
+            Map<KafkaSourcePosition, KafkaReading> readings = measureCluster(cluster, new ArrayList<>(batch.keySet()));
+            batch.forEach((measured, future) -> future.complete(readings.getOrDefault(measured, KafkaReading.failed(
+                "Cannot measure " + measured + ": its cluster's client gave no reading for it"))));
+          } finally {
+            // An error (out of memory, say) must not leave the other workers of the batch waiting for ever.
+            batch.values().forEach(future -> future.completeExceptionally(new IllegalStateException("Cannot measure "
+                + "the Kafka positions of " + cluster + ": the batch they were in ended without readings")));
+          }
+        }
+      }
+      return reading.join();
+    }
   }
 
   private KafkaClusterClient client(KafkaCluster cluster) {
