@@ -314,6 +314,8 @@ final class FreshnessFleetBenchmark implements Benchmark {
         side.first.connections + " / " + side.warm.connections + "; " + side.connections);
     row(table, sides, "Kafka requests, warm round (ListOffsets, Metadata, Fetch)", side -> side.warm.kafkaRequests
         + " (" + side.warm.listOffsets + ", " + side.warm.metadata + ", " + side.warm.fetches + ")");
+    row(table, sides, "warm round of 100 healthy pipelines alone, s", side -> side.subset == null ? "-"
+        : seconds(side.subset));
     row(table, sides, "Kafka requests, 100-pipeline round (ListOffsets, Metadata, Fetch)", side ->
         side.subset == null ? "-" : side.subset.kafkaRequests + " (" + side.subset.listOffsets + ", "
             + side.subset.metadata + ", " + side.subset.fetches + ")");

@@ -47,8 +47,8 @@ import java.util.stream.Collectors;
  * measurement and kept until {@link #close()}.
  *
  * <p>A round measures its Kafka positions ahead of its pipelines with {@link #measureRound}: one batch per cluster.
- * The {@link #probe} of a source then answers from that round's readings; a position the round did not measure (the
- * commit callback's, say) is measured alone.
+ * The {@link #probe} of a source then answers from its cluster's batch of that round, once measured; a position the
+ * round did not measure (the commit callback's, a first round's) is measured with the others probed meanwhile.
  */
 public final class KafkaClusters implements AutoCloseable {
 
@@ -56,7 +56,9 @@ public final class KafkaClusters implements AutoCloseable {
 
   private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
   private final ConcurrentMap<KafkaCluster, KafkaClusterClient> clients = new ConcurrentHashMap<>();
-  private volatile Map<KafkaSourcePosition, KafkaReading> round = Collections.emptyMap();
+  /** The current round's readings, per cluster, each complete once its cluster's batch is measured. */
+  private volatile Map<KafkaCluster, CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> round =
+      Collections.emptyMap();
   private final ConcurrentMap<KafkaCluster, Stragglers> stragglers = new ConcurrentHashMap<>();
 
   /** @param consumerFactory opens a consumer from a cluster's {@link KafkaCluster#consumerProperties()} */
@@ -91,18 +93,17 @@ public final class KafkaClusters implements AutoCloseable {
   }
 
   /**
-   * {@link #measureRound(Collection)} with the clusters measured on the executor's threads, so that an unreachable
-   * cluster's timeout delays none of the others.
+   * {@link #measureRound(Collection)} with the clusters measured on the executor's threads, returning at once: a probe
+   * waits for its own cluster's batch only, so that an unreachable cluster's timeout delays none of the others, nor
+   * the round's reads of its Hudi tables.
    */
   public void measureRound(Collection<KafkaSourcePosition> positions, Executor executor) {
     // A round that fails half-way must not leave the previous round's readings to its probes.
     round = Collections.emptyMap();
-    List<CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new ArrayList<>();
+    Map<KafkaCluster, CompletableFuture<Map<KafkaSourcePosition, KafkaReading>>> clusters = new LinkedHashMap<>();
     byCluster(positions).forEach((cluster, ofCluster) ->
-        clusters.add(CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
-    Map<KafkaSourcePosition, KafkaReading> readings = new LinkedHashMap<>();
-    clusters.forEach(cluster -> readings.putAll(cluster.join()));
-    round = Collections.unmodifiableMap(readings);
+        clusters.put(cluster, CompletableFuture.supplyAsync(() -> measureCluster(cluster, ofCluster), executor)));
+    round = Collections.unmodifiableMap(clusters);
   }
 
   private static Map<KafkaCluster, List<KafkaSourcePosition>> byCluster(Collection<KafkaSourcePosition> positions) {
@@ -128,7 +129,9 @@ public final class KafkaClusters implements AutoCloseable {
   public QueueProbe probe(PipelineSpec pipeline, SourceSpec source) {
     return checkpoint -> {
       KafkaSourcePosition position = KafkaSourcePosition.of(pipeline, source, checkpoint);
-      KafkaReading reading = round.get(position);
+      CompletableFuture<Map<KafkaSourcePosition, KafkaReading>> ofCluster = round.get(position.cluster());
+      // Bounded by the client's timeouts; measureCluster never completes exceptionally.
+      KafkaReading reading = ofCluster == null ? null : ofCluster.join().get(position);
       return (reading != null ? reading : measureAlongside(position)).head();
     };
   }
