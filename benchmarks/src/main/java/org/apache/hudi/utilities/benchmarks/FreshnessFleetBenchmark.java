@@ -188,9 +188,11 @@ final class FreshnessFleetBenchmark implements Benchmark {
       out.print(faults);
       out.println();
       for (int i = 1; i < sides.size(); i += 2) {
-        for (Round round : List.of(sides.get(i).first, sides.get(i).warm)) {
-          out.println("New reporter at " + latencies.get(i / 2) + " ms, " + (round == sides.get(i).first ? "first"
-              : "warm") + " round: worst lag " + round.score.worstLag() + "; healthy without a lag: "
+        Side side = sides.get(i);
+        for (Round round : List.of(side.first, side.warmBefore, side.warm)) {
+          out.println("New reporter at " + latencies.get(i / 2) + " ms, " + (round == side.first ? "first"
+              : round == side.warm ? "last warm" : "first warm") + " round: worst lag " + round.score.worstLag()
+              + "; healthy without a lag: "
               + round.score.unmeasured().size() + round.score.unmeasured().stream().limit(3)
               .map(line -> "\n    " + line).collect(Collectors.joining()));
         }
