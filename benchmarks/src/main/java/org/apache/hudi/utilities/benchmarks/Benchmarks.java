@@ -31,7 +31,7 @@ public final class Benchmarks {
 
   private static final List<Benchmark> ALL = List.of(new FreshnessBenchmark(), new ExactJoinBenchmark(),
       new DeleteAwareJoinBenchmark(), new MultiTableBenchmark(), new S3Benchmark(), new ViewsBenchmark(),
-      new SnapshotKeysBenchmark());
+      new SnapshotKeysBenchmark(), new FreshnessFleetBenchmark());
 
   private Benchmarks() {
   }

@@ -24,17 +24,20 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * A TCP proxy on a free 127.0.0.1 port that adds a round-trip latency to each HTTP request it forwards: the first
  * bytes a client sends after the server's last answer (the start of its next request on a kept-alive connection) wait
  * {@link #delay} milliseconds before they are passed on. What an object store far from the client costs per request,
- * for a server that answers at once.
+ * for a server that answers at once. Each request's first line ({@code GET /bucket/key?query HTTP/1.1}) can be handed to
+ * a listener ({@link #onRequest}), to count what a client asked for.
  */
 final class DelayingProxy implements AutoCloseable {
 
@@ -49,6 +52,7 @@ final class DelayingProxy implements AutoCloseable {
   });
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile long delayMillis;
+  private volatile Consumer<String> requestLines = line -> { };
 
   private DelayingProxy(ServerSocket server, int targetPort) {
     this.server = server;
@@ -70,6 +74,14 @@ final class DelayingProxy implements AutoCloseable {
   /** From now on, each request waits {@code millis} before it reaches the server. */
   void delay(long millis) {
     this.delayMillis = millis;
+  }
+
+  /**
+   * From now on, the first line of each request is handed to {@code listener} on the proxy's thread, before the
+   * request waits; a line split across two reads is handed as far as the first read holds it.
+   */
+  void onRequest(Consumer<String> listener) {
+    this.requestLines = listener;
   }
 
   private void accept() {
@@ -100,8 +112,11 @@ final class DelayingProxy implements AutoCloseable {
       while ((read = in.read(buffer)) >= 0) {
         if (!towardsServer) {
           requestStarts.set(true);
-        } else if (requestStarts.getAndSet(false) && delayMillis > 0) {
-          Thread.sleep(delayMillis);
+        } else if (requestStarts.getAndSet(false)) {
+          requestLines.accept(firstLine(buffer, read));
+          if (delayMillis > 0) {
+            Thread.sleep(delayMillis);
+          }
         }
         out.write(buffer, 0, read);
         out.flush();
@@ -114,6 +129,14 @@ final class DelayingProxy implements AutoCloseable {
       closeQuietly(from);
       closeQuietly(to);
     }
+  }
+
+  private static String firstLine(byte[] buffer, int length) {
+    int end = 0;
+    while (end < length && buffer[end] != '\r' && buffer[end] != '\n') {
+      end++;
+    }
+    return new String(buffer, 0, end, StandardCharsets.ISO_8859_1);
   }
 
   private static void closeQuietly(Socket socket) {

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The Hudi tables the reporter reads, targets and sources alike, kept across rounds by base path: a table's meta
  * client is built once, and each round lists its timeline once however many pipelines read it (one listing of
  * {@code .hoodie}, see {@link SourceTimeline#reload}). A target's checkpoint is read again only when its newest
- * completed commit changed.
+ * completed commit changed (when that commit stores no checkpoint itself, once more to confirm the one found below it).
  */
 public final class HudiTableCache {
 
@@ -90,7 +90,14 @@ public final class HudiTableCache {
     private StoredCheckpoint checkpoint;
     private HoodieInstant newestCommit;
     private int searchedUpTo;
-    private StoredCheckpoint lastFound;
+    /** The checkpoint found below the newest commit {@link #unconfirmedAt} by the last read, to confirm. */
+    private StoredCheckpoint unconfirmed;
+    private HoodieInstant unconfirmedAt;
+    /**
+     * Read without the table's lock: a round's start asks for it on the round's thread, which must not wait for a
+     * worker stuck in this table's store (a hung target would stall every later round before its deadlines start).
+     */
+    private volatile StoredCheckpoint lastFound;
 
     Table(String basePath) {
       this.basePath = basePath;
@@ -104,7 +111,7 @@ public final class HudiTableCache {
       return timeline;
     }
 
-    synchronized Option<StoredCheckpoint> lastFound() {
+    Option<StoredCheckpoint> lastFound() {
       return Option.ofNullable(lastFound);
     }
 
@@ -123,12 +130,20 @@ public final class HudiTableCache {
         return checkpoint;
       }
       StoredCheckpoint found = checkpoints.newest(current.get().metaClient(), maxCommits);
-      // Kept only when the newest commit itself decided: one passed over may have had its file still being written,
-      // and decide next time.
+      // Kept when the newest commit itself decided. When newer commits were passed over (they store no checkpoint: a
+      // table service's commit, or a round with nothing to ingest), one of them may instead have had its file still
+      // being written, and decide next time: kept only once a second read at the same newest commit found the same.
+      // A write in progress lasts milliseconds (CompletedInstantReader retries for 620 ms before passing it over);
+      // reading the passed-over commits every round cost a fleet with such targets two requests a commit a round.
       boolean decidedByNewest = newest.isPresent() && found.commit().isPresent()
           && found.commit().get().equals(newest.get().getTimestamp());
-      checkpoint = decidedByNewest ? found : null;
-      newestCommit = decidedByNewest ? newest.get() : null;
+      boolean confirmed = newest.isPresent() && newest.get().equals(unconfirmedAt) && found.equals(unconfirmed)
+          && maxCommits == searchedUpTo;
+      boolean keep = decidedByNewest || confirmed;
+      checkpoint = keep ? found : null;
+      newestCommit = keep ? newest.get() : null;
+      unconfirmed = keep ? null : found;
+      unconfirmedAt = keep || !newest.isPresent() ? null : newest.get();
       searchedUpTo = maxCommits;
       return found;
     }

@@ -85,8 +85,10 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
   public void beginRound(List<PipelineSpec> pipelines) {
     tables.beginRound();
     // The Kafka positions of the round, one batch per cluster and the clusters at once, each bounded by its client's
-    // timeouts: by the checkpoints the last round found, since reading them again needs the pipelines' deadlines. A
-    // pipeline whose checkpoint moved since is measured alone when its worker probes it.
+    // timeouts: by the checkpoints the last round found, since reading them again needs the pipelines' deadlines.
+    // Started, not awaited: a pipeline's probe waits for its own cluster's batch only, so that an unreachable
+    // cluster's timeout delays neither the other clusters' pipelines nor any Hudi read. A pipeline whose checkpoint
+    // moved since is measured with the others probed meanwhile when its worker probes it.
     Map<PipelineSpec, StoredCheckpoint> known = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> tables.lastCheckpoint(pipeline.basePath())
         .ifPresent(stored -> known.put(pipeline, stored)));

@@ -48,6 +48,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -98,6 +99,30 @@ class TestFreshnessReporterRounds {
   }
 
   @Test
+  void targetStillHangingFromTheLastRoundDelaysNoLaterRound() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    List<PipelineSpec> pipelines = List.of(
+        pipeline("hung", "hang:///warehouse/hung", Map.of("orders", orders)),
+        pipeline("a", target("a", "orders=" + consumed), Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    conf.set("fs.hang.impl", HangingFileSystem.class.getName());
+    conf.setBoolean("fs.hang.impl.disable.cache", true);
+    HangingFileSystem.hangFromNowOn();
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10,
+        FreshnessReporter.Settings.defaults().workers(2).pipelineTimeout(Duration.ofSeconds(1)));
+    reporter.runRound(pipelines);
+
+    // The hung worker still holds its table: the next round's start (which looks up every target's last checkpoint)
+    // must not wait for it. It did, until the store answered: 200 s a try on S3A, every later round stalled.
+    RoundReport next = assertTimeoutPreemptively(GENEROUS, () -> reporter.runRound(pipelines));
+
+    assertEquals("hung", next.outcomes().get(0).pipeline());
+    assertEquals(PipelineOutcome.Kind.TIMED_OUT, next.outcomes().get(0).kind());
+    assertEquals("a:MEASURED", next.outcomes().get(1).toString());
+  }
+
+  @Test
   void warmRoundOverUnchangedTablesReadsAtMostTwoFilesPerTableAndNoHistoryEntry() throws Exception {
     String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
     String users = WrittenTimelines.table(dir, "users", HoodieTableType.MERGE_ON_READ);
@@ -130,6 +155,32 @@ class TestFreshnessReporterRounds {
       assertEquals(List.of("list " + new Path(target + "/" + HISTORY).toUri().getPath()),
           ReadCountingFileSystem.readsUnder(target + "/" + HISTORY), target);
     }
+  }
+
+  @Test
+  void checkpointBelowNewerCommitsWithoutOneIsNotReadAgainOnceConfirmed() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    String joined = target("joined", "orders=" + consumed);
+    // Two newer commits without a checkpoint (a clustering, a round with nothing to ingest, say): the search passes
+    // over them to the checkpoint below.
+    WrittenTimelines.complete(joined, HoodieTimeline.COMMIT_ACTION, Map.of());
+    WrittenTimelines.complete(joined, HoodieTimeline.COMMIT_ACTION, Map.of());
+    List<PipelineSpec> pipelines = List.of(pipeline("joined", joined, Map.of("orders", orders)));
+    Configuration conf = new Configuration();
+    ReadCountingFileSystem.install(conf);
+    reporter = new FreshnessReporter(Clock.systemUTC(), conf, Map.of(), 10, FreshnessReporter.Settings.defaults());
+    reporter.runRound(pipelines);
+    reporter.runRound(pipelines);
+
+    ReadCountingFileSystem.reset();
+    RoundReport warm = reporter.runRound(pipelines);
+
+    assertEquals(List.of("orders:CAUGHT_UP"), states(warm.measured().get(0)));
+    assertEquals(3, warm.measured().get(0).checkpoint().commitsSearched());
+    // The timeline's listing only: before, the three commits down to the checkpoint were read every round.
+    List<String> reads = ReadCountingFileSystem.readsUnder(joined, HISTORY);
+    assertTrue(reads.size() <= 2, reads.toString());
   }
 
   @Test

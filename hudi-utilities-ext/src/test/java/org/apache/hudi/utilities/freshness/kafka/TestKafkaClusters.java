@@ -52,10 +52,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -339,21 +343,28 @@ class TestKafkaClusters {
     kafka.send("pooled", 0, base, "waiting");
     PipelineSpec healthy = pipeline("pooled", GENEROUS);
     SourceSpec lost = SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:" + closedPort()));
+    Duration unreachableTimeout = Duration.ofSeconds(10);
     PipelineSpec unreachable = PipelineSpec.builder("lost", "/data/lost").source(lost)
-        .kafkaMetadataTimeout(Duration.ofSeconds(1)).build();
+        .kafkaMetadataTimeout(unreachableTimeout).build();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
+      long started = System.nanoTime();
       clusters.measureRound(List.of(KafkaSourcePosition.of(healthy, source("pooled"), "pooled,0:0"),
           KafkaSourcePosition.of(unreachable, lost, "clicks,0:0")), pool);
+
+      // The round's start does not wait for the clusters, and a probe waits for its own cluster only: the healthy
+      // one answers long before the unreachable one's timeout (the round's start used to wait for every cluster).
+      assertEquals(FreshnessState.WAITING, clusters.probe(healthy, source("pooled")).headAfter("pooled,0:0")
+          .state());
+      Duration healthyAnswered = Duration.ofNanos(System.nanoTime() - started);
+      assertTrue(healthyAnswered.compareTo(unreachableTimeout) < 0, "healthy answered after " + healthyAnswered);
+      IllegalStateException error = assertThrows(IllegalStateException.class,
+          () -> clusters.probe(unreachable, lost).headAfter("clicks,0:0"));
+      assertTrue(error.getMessage().startsWith("Cannot read the offsets of Kafka cluster 127.0.0.1:"),
+          error.getMessage());
     } finally {
       pool.shutdownNow();
     }
-
-    assertEquals(FreshnessState.WAITING, clusters.probe(healthy, source("pooled")).headAfter("pooled,0:0").state());
-    IllegalStateException error = assertThrows(IllegalStateException.class,
-        () -> clusters.probe(unreachable, lost).headAfter("clicks,0:0"));
-    assertTrue(error.getMessage().startsWith("Cannot read the offsets of Kafka cluster 127.0.0.1:"),
-        error.getMessage());
   }
 
   @Test
@@ -400,6 +411,75 @@ class TestKafkaClusters {
       assertEquals(FreshnessState.NO_TIMESTAMP, head.state());
       assertFalse(head.oldestVisibleAt().isPresent());
       assertEquals(5, head.pending());
+    }
+  }
+
+  @Test
+  void positionsProbedWhileTheClusterIsBusyAreMeasuredTogetherInOneMoreBatch() throws Exception {
+    int pipelines = 8;
+    CountDownLatch firstListingAnswers = new CountDownLatch(1);
+    AtomicInteger listings = new AtomicInteger();
+    MockConsumer<byte[], byte[]> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST) {
+      @Override
+      public synchronized Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
+        if (listings.incrementAndGet() == 1) {
+          awaitQuietly(firstListingAnswers);
+        }
+        return super.listTopics(timeout);
+      }
+    };
+    Map<TopicPartition, Long> offsets = new HashMap<>();
+    for (int i = 0; i < pipelines; i++) {
+      consumer.updatePartitions("t" + i, List.of(new PartitionInfo("t" + i, 0, Node.noNode(), new Node[0],
+          new Node[0])));
+      offsets.put(new TopicPartition("t" + i, 0), 3L);
+    }
+    consumer.updateBeginningOffsets(offsets);
+    consumer.updateEndOffsets(offsets);
+    List<Thread> threads = new CopyOnWriteArrayList<>();
+    ExecutorService workers = Executors.newFixedThreadPool(pipelines, task -> {
+      Thread thread = new Thread(task);
+      threads.add(thread);
+      return thread;
+    });
+    try (KafkaClusters clusters = new KafkaClusters(properties -> consumer)) {
+      // No round measured these positions (a first round): each worker probes its own.
+      List<Future<QueueHead>> heads = new ArrayList<>();
+      heads.add(workers.submit(() -> probeAlone(clusters, "t0")));
+      while (listings.get() == 0) {
+        Thread.sleep(10);
+      }
+      for (int i = 1; i < pipelines; i++) {
+        String topic = "t" + i;
+        heads.add(workers.submit(() -> probeAlone(clusters, topic)));
+      }
+      // The 7 others queue their positions and wait for the cluster's turn while the first is measured.
+      while (threads.stream().filter(thread -> thread.getState() == Thread.State.BLOCKED).count() < pipelines - 1) {
+        Thread.sleep(10);
+      }
+      firstListingAnswers.countDown();
+
+      for (Future<QueueHead> head : heads) {
+        assertEquals(FreshnessState.CAUGHT_UP, head.get().state());
+      }
+      // One measurement for the first, one for the 7 queued meanwhile: main measured each alone, 8 in turn.
+      assertEquals(2, listings.get());
+    } finally {
+      workers.shutdownNow();
+    }
+  }
+
+  private static QueueHead probeAlone(KafkaClusters clusters, String topic) throws Exception {
+    SourceSpec source = SourceSpec.kafka(topic, Map.of("bootstrap.servers", "b:9092"));
+    return clusters.probe(PipelineSpec.builder(topic, "/data/" + topic).source(source).kafkaPollTimeout(GENEROUS)
+        .build(), source).headAfter(topic + ",0:3");
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
