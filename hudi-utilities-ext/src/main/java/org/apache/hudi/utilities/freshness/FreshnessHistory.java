@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  * time, then the write time, in epoch milliseconds, so name order is time order.
  *
  * <p>On an object store (S3A) each entry is one object, written by a single PUT when the stream closes: readers see it
- * whole or not at all. Writing one costs 5 requests (the PUT; S3A's HEAD and LIST to check that the name is free; its
+ * whole or not at all. Writing one costs 4 requests (the PUT; S3A's LIST to check that no directory has the name; its
  * bulk delete of parent directory markers; the LIST to prune), plus a HEAD, a LIST and a DELETE per pruned entry
  * ({@code TestFreshnessHistoryOnS3}). Writers that prune at the same time may delete the same old entry twice, which
  * is harmless, and never delete beyond the newest {@code maxEntries} of their own listing.
@@ -86,7 +86,8 @@ public final class FreshnessHistory {
     String name = String.format(Locale.ROOT, "%013d-%013d-%s-%s%s", freshness.measuredAt().toEpochMilli(),
         nextWriteStamp(), freshness.observer().name().toLowerCase(Locale.ROOT),
         UUID.randomUUID().toString().substring(0, 8), SUFFIX);
-    try (FSDataOutputStream out = fs.create(new Path(folder, name), false)) {
+    // Overwrite allowed: the name is new (times and a random suffix), and S3A then skips its probe for a file there.
+    try (FSDataOutputStream out = fs.create(new Path(folder, name), true)) {
       out.write(JSON.writeValueAsBytes(toJson(freshness)));
       out.write('\n');
     }

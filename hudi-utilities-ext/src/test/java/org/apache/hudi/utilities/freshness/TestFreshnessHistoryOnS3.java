@@ -97,6 +97,8 @@ class TestFreshnessHistoryOnS3 {
       S3Requests used = S3Requests.of(bucket, conf).since(before);
       System.out.printf("S3 requests of history entry %d (max 3 kept): %s%n", i + 1, used);
       assertEquals(1, used.count("PUT"), "one PUT per entry: " + used);
+      assertEquals(i < 3 ? 0 : 1, used.count("HEAD"), "no probe for a file at a new entry's name, a HEAD per pruned "
+          + "entry: " + used);
       assertEquals(0, used.counter("object_multipart_initiated"), "no multipart upload: " + used);
       assertEquals(0, used.count("COPY"), "no copy (rename) of entries: " + used);
       assertEquals(i < 3 ? 0 : 1, used.counter("files_deleted"), "the oldest entry beyond 3: " + used);
