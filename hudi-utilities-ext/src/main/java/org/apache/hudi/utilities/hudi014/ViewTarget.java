@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.hudi014;
 
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.util.Option;
 
 import org.apache.spark.sql.Dataset;
@@ -56,6 +57,16 @@ public final class ViewTarget {
   /** The field the target orders records by (its table config's, which the Streamer writes from --source-ordering-field). */
   public Option<String> orderingField() {
     return Option.ofNullable(timeline.metaClient().getTableConfig().getPreCombineField());
+  }
+
+  /**
+   * The payload class in the target's table config: the Streamer's {@code --payload-class}, which Hudi 0.14 writes there
+   * for a MERGE_ON_READ table only, when the Streamer creates it and whenever it loads it with another class (before each
+   * round reads its batch). Empty for a COPY_ON_WRITE target.
+   */
+  public Option<String> payloadClass() {
+    HoodieTableConfig config = timeline.metaClient().getTableConfig();
+    return config.contains(HoodieTableConfig.PAYLOAD_CLASS_NAME) ? Option.of(config.getPayloadClass()) : Option.empty();
   }
 
   /** Whether an upsert rewrites the files its rows fall in (COPY_ON_WRITE), rather than appending to logs. */

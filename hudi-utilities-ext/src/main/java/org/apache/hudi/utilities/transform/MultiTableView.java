@@ -34,6 +34,7 @@ import org.apache.hudi.utilities.exception.HoodieTransformPlanException;
 import org.apache.hudi.utilities.hudi014.ViewMetrics;
 import org.apache.hudi.utilities.hudi014.ViewTableReader;
 import org.apache.hudi.utilities.hudi014.ViewTarget;
+import org.apache.hudi.utilities.hudi014.ViewTargetWrites;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Kind;
 import org.apache.hudi.utilities.transform.sql.SourcePlaceholders.Reference;
@@ -67,8 +68,10 @@ import java.util.stream.Collectors;
  * of the batch's positions (see {@link ViewBatch}), incrementally or by a full recompute as
  * {@link HoodieViewConfig#STRATEGY} decides. The view is checked once, at its first batch, before anything is
  * committed: a query that cannot be maintained incrementally under {@code STRICT}, a target record key the result does
- * not keep unique, an ordering field other than {@link ViewDefinition#COMMIT_ORDER}. Each batch's decision is logged
- * and, under the Streamer with {@code hoodie.metrics.on}, published as the target's {@link ViewMetrics}.
+ * not keep unique, an ordering field other than {@link ViewDefinition#COMMIT_ORDER}, target writes whose payload does
+ * not replace rows ({@link ViewTargetWrites}), and (once a process, one scan) a target already holding a record key
+ * twice. Each batch's decision is logged and, under the Streamer with {@code hoodie.metrics.on}, published as the
+ * target's {@link ViewMetrics}.
  */
 final class MultiTableView {
 
@@ -85,6 +88,8 @@ final class MultiTableView {
   private Map<String, StructType> definedSchemas;
   private List<Dataset<Row>> persisted = new ArrayList<>();
   private Option<Decision> lastDecision = Option.empty();
+  /** Whether this process checked that the target holds each record key once (its own batches keep it so). */
+  private boolean targetKeysChecked;
 
   MultiTableView(Clock clock) {
     this.clock = clock;
@@ -158,6 +163,10 @@ final class MultiTableView {
     Map<String, TableState> states = new LinkedHashMap<>();
     readers.forEach((table, reader) -> states.put(table, reader.state()));
     Option<ViewTarget> target = manifest.target().flatMap(path -> ViewTarget.load(spark, path));
+    if (!targetKeysChecked) {
+      target.ifPresent(table -> ViewTargetWrites.checkKeysUnique(sqlFile, table));
+      targetKeysChecked = true;
+    }
     // Defined again when a table's columns change: a SELECT * or a column added to a source reaches the target.
     Map<String, StructType> schemas = new LinkedHashMap<>();
     states.forEach((table, state) -> schemas.put(table, state.current().schema()));
@@ -299,6 +308,7 @@ final class MultiTableView {
             HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ViewDefinition.COMMIT_ORDER));
       }
     }
+    ViewTargetWrites.checkRowsReplace(sqlFile, properties, target);
     String targetKeySetting = properties.getString(KeyGeneratorOptions.RECORDKEY_FIELD_NAME.key(), "");
     if (targetKeySetting.trim().isEmpty()) {
       throw new HoodieTransformPlanException(String.format("Cannot run SQL file %s as a view: %s is not set. Nothing "

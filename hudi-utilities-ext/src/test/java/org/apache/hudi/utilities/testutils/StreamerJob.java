@@ -61,6 +61,7 @@ public final class StreamerJob {
   private String targetTable = "joined";
   private String tableType = "COPY_ON_WRITE";
   private String orderingField = "ts";
+  private String payloadClass;
 
   public StreamerJob(Path dir, String targetPath) {
     this.dir = dir;
@@ -132,6 +133,12 @@ public final class StreamerJob {
     return property("hoodie.datasource.write.precombine.field", column);
   }
 
+  /** The {@code --payload-class} of the next runs; by default the Streamer's. */
+  public StreamerJob payloadClass(String className) {
+    this.payloadClass = className;
+    return this;
+  }
+
   /** The {@code --checkpoint} override of the next runs. */
   public StreamerJob checkpoint(String value) {
     this.checkpoint = value;
@@ -165,6 +172,10 @@ public final class StreamerJob {
     if (!transformers.isEmpty()) {
       args.add("--transformer-class");
       args.add(String.join(",", transformers));
+    }
+    if (payloadClass != null) {
+      args.add("--payload-class");
+      args.add(payloadClass);
     }
     if (checkpoint != null) {
       args.add("--checkpoint");

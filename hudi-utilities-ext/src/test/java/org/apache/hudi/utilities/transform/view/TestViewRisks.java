@@ -20,12 +20,18 @@ package org.apache.hudi.utilities.transform.view;
 
 import org.apache.hudi.client.SparkRDDWriteClient;
 import org.apache.hudi.client.common.HoodieSparkEngineContext;
+import org.apache.hudi.common.model.DefaultHoodieRecordPayload;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.model.OverwriteWithLatestAvroPayload;
+import org.apache.hudi.common.model.PartialUpdateAvroPayload;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.config.ViewStrategy;
 import org.apache.hudi.utilities.testutils.HudiTables;
 import org.apache.hudi.utilities.testutils.SharedSpark;
 import org.apache.hudi.utilities.transform.FixedClockSqlFileTransformer;
 
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -231,5 +237,84 @@ class TestViewRisks {
 
     assertEquals(List.of("[o1,10.0,ann]"), view.rows(view.target().select("order_id", "amount", "user_name")));
     view.assertTargetIsTheQuery();
+  }
+
+  /** Risk 8 (issue 56): a payload that merges instead of replacing (here set in the properties) gave a wrong view. */
+  @Test
+  void payloadThatMergesFailsBeforeAnythingIsCommitted() throws Exception {
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
+    view.job.property("hoodie.datasource.write.payload.class", PartialUpdateAvroPayload.class.getName());
+    view.orders(order("o1", "u1", 10, 1));
+    view.users(user("u1", "ann", 1));
+
+    String failure = view.failingSync();
+
+    assertTrue(failure.contains("the target merges records with payload " + PartialUpdateAvroPayload.class.getName()
+        + " (property hoodie.datasource.write.payload.class)") && failure.contains("Nothing was committed")
+        && failure.contains("Set hoodie.datasource.write.payload.class=" + OverwriteWithLatestAvroPayload.class.getName()),
+        failure);
+    assertEquals(0, HudiTables.completedCommits(view.target));
+  }
+
+  /**
+   * Risk 8: --payload-class is not among a transformer's properties, but on a MERGE_ON_READ target the Streamer writes
+   * it into the table config before each round reads its batch: a custom payload (even one extending a replacing
+   * payload) is refused.
+   */
+  @Test
+  void customPayloadOnTheCommandLineIsCheckedInMergeOnReadTargetsTableConfig() throws Exception {
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
+    view.job.tableType("MERGE_ON_READ").payloadClass(DroppingOnMergePayload.class.getName());
+    view.orders(order("o1", "u1", 10, 1));
+    view.users(user("u1", "ann", 1));
+
+    String failure = view.failingSync();
+
+    assertTrue(failure.contains("the target merges records with payload " + DroppingOnMergePayload.class.getName()
+        + " (--payload-class, in the target's table config as hoodie.compaction.payload.class)")
+        && failure.contains("Run the Streamer with --payload-class " + OverwriteWithLatestAvroPayload.class.getName()),
+        failure);
+    assertEquals(0, HudiTables.completedCommits(view.target));
+  }
+
+  /** Risk 8, the other payload that replaces: with equal ordering values the view's row wins, and deletes delete. */
+  @Test
+  void defaultRecordPayloadReplacesAndDeletesTargetRows() throws Exception {
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
+    view.job.payloadClass(DefaultHoodieRecordPayload.class.getName());
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1));
+    view.users(user("u1", "ann", 1));
+    view.sync();
+
+    view.orders(order("o1", "u1", 11, 2));
+    view.deleteOrders(order("o2", "u1", 20, 1));
+    view.sync();
+
+    assertEquals(List.of("[o1,11.0,ann]"), view.rows(view.target().select("order_id", "amount", "user_name")));
+  }
+
+  /**
+   * Risk 9 (issue 56): a target already holding a record key twice (another writer's bulk_insert here) kept the copy
+   * a view's row did not replace; checked once a process, at its first batch.
+   */
+  @Test
+  void targetHoldingRecordKeyTwiceFailsNamingTheKey() throws Exception {
+    ViewJob view = new ViewJob(dir, ORDERS_WITH_USERS, "order_id");
+    view.orders(order("o1", "u1", 10, 1), order("o2", "u1", 20, 1));
+    view.users(user("u1", "ann", 1));
+    view.sync();
+    Dataset<Row> o1 = SharedSpark.session().read().format("hudi").load(view.target)
+        .drop(HoodieRecord.HOODIE_META_COLUMNS.toArray(new String[0])).filter("order_id = 'o1'");
+    HudiTables.upsert(view.target, "joined", "COPY_ON_WRITE", "order_id", o1.schema(), Map.of(
+        "hoodie.datasource.write.operation", "bulk_insert", "hoodie.datasource.write.precombine.field",
+        ViewDefinition.COMMIT_ORDER), o1.collectAsList().toArray(new Row[0]));
+
+    view.orders(order("o3", "u1", 30, 2));
+    String failure = view.failingSync();
+
+    assertTrue(failure.contains("the target holds record key(s) 'o1' (2 rows) more than once")
+        && failure.contains("Nothing was committed") && failure.contains("hoodie.streamer.transformer.view.strategy=FULL")
+        && failure.contains("--op UPSERT"), failure);
+    assertEquals(2, HudiTables.completedCommits(view.target));
   }
 }
