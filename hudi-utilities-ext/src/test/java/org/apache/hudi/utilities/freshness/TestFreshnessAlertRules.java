@@ -71,7 +71,7 @@ class TestFreshnessAlertRules {
     Promtool.Result checked = Promtool.run(List.of("check", "rules"), FOLDER.resolve("freshness-rules.yml"));
 
     assertEquals(0, checked.exitCode, checked.output);
-    assertTrue(checked.output.contains("SUCCESS: 20 rules found"), checked.output);
+    assertTrue(checked.output.contains("SUCCESS: 22 rules found"), checked.output);
   }
 
   @Test
@@ -164,7 +164,7 @@ class TestFreshnessAlertRules {
       assertTrue(anchors.add(anchor), alert + " shares its runbook section #" + anchor);
       assertTrue(freshness.contains("`" + alert + "`"), "docs/freshness.md does not describe " + alert);
     }
-    assertEquals(16, alerts);
+    assertEquals(18, alerts);
   }
 
   @Test
