@@ -446,7 +446,9 @@ class TestKafkaClusters {
       // No round measured these positions (a first round): each worker probes its own.
       List<Future<QueueHead>> heads = new ArrayList<>();
       heads.add(workers.submit(() -> probeAlone(clusters, "t0")));
+      long deadline = System.nanoTime() + GENEROUS.toNanos();
       while (listings.get() == 0) {
+        assertTrue(System.nanoTime() < deadline, "the first probe never listed the cluster's topics");
         Thread.sleep(10);
       }
       for (int i = 1; i < pipelines; i++) {
@@ -455,6 +457,7 @@ class TestKafkaClusters {
       }
       // The 7 others queue their positions and wait for the cluster's turn while the first is measured.
       while (threads.stream().filter(thread -> thread.getState() == Thread.State.BLOCKED).count() < pipelines - 1) {
+        assertTrue(System.nanoTime() < deadline, "the other probes never queued behind the first");
         Thread.sleep(10);
       }
       firstListingAnswers.countDown();
