@@ -140,11 +140,7 @@ class TestViewDifferential {
     previous.get("orders").keySet().removeAll(new ArrayList<>(previous.get("orders").keySet()).subList(0, 5));
     Map<String, Dataset<Row>> before = tables(spark, previous);
     Map<String, Dataset<Row>> after = tables(spark, current);
-    Map<String, TableState> states = new LinkedHashMap<>();
-    for (String table : TABLES) {
-      states.put(table, new TableState(before.get(table), after.get(table),
-          changedKeys(spark, table, previous.get(table), current.get(table))));
-    }
+    Map<String, TableState> states = states(spark, before, after, previous, current);
     String sql = "SELECT o.order_id, o.amount, u.country FROM <TABLE:orders> o LEFT JOIN <TABLE:users> u "
         + "ON o.user_id = u.user_id";
     String threshold = spark.conf().get("spark.sql.autoBroadcastJoinThreshold");
@@ -215,11 +211,7 @@ class TestViewDifferential {
       for (int round = 0; round < ROUNDS; round++) {
         Map<String, Dataset<Row>> before = tables(spark, previous);
         Map<String, Dataset<Row>> after = tables(spark, current);
-        Map<String, TableState> states = new LinkedHashMap<>();
-        for (String table : TABLES) {
-          states.put(table, new TableState(before.get(table), after.get(table),
-              changedKeys(spark, table, previous.get(table), current.get(table))));
-        }
+        Map<String, TableState> states = states(spark, before, after, previous, current);
         if (view == null) {
           view = ViewDefinition.of(query, after, ViewWorkload.KEYS, viewCase.key);
           assertFalse(view.refusal().isPresent(), viewCase + ": " + view.refusal());
@@ -252,6 +244,19 @@ class TestViewDifferential {
       }
     }
     return batches;
+  }
+
+  /** Each table's two states and the keys that differ between them. */
+  private static Map<String, TableState> states(SparkSession spark, Map<String, Dataset<Row>> before,
+                                                Map<String, Dataset<Row>> after,
+                                                Map<String, Map<String, Object[]>> previous,
+                                                Map<String, Map<String, Object[]>> current) {
+    Map<String, TableState> states = new LinkedHashMap<>();
+    for (String table : TABLES) {
+      states.put(table, new TableState(before.get(table), after.get(table),
+          changedKeys(spark, table, previous.get(table), current.get(table))));
+    }
+    return states;
   }
 
   private static Map<String, Dataset<Row>> tables(SparkSession spark, Map<String, Map<String, Object[]>> rows) {
