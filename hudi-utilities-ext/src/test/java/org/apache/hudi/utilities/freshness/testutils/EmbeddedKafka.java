@@ -125,11 +125,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         "connection-creation-total");
   }
 
-  /** Requests of one API (such as {@code ListOffsets}, {@code Metadata}, {@code Fetch}) the broker served. */
-  public long requestsServed(String api) {
-    return sumOfMBeans("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=" + api + ",*", "Count");
-  }
-
   private static long sumOfMBeans(String pattern, String attribute) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     try {
