@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
 
@@ -46,6 +49,11 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * until it returns (each later round counts it as timed out), so one hung target holds one thread, not one per round.
  *
  * <p>A round therefore lasts at most about {@code ceil(pipelines / workers)} deadlines, whatever hangs.
+ *
+ * <p>A round starts the pipelines that took longest in the one before first (those that timed out, then the slowest;
+ * a pipeline not measured yet counts as timing out, a first measurement being the slowest), so that a slow pipeline
+ * runs beside the others instead of after them: a target that hangs costs its deadline once in a round, not the
+ * round's length plus its deadline as when it is started last.
  */
 public final class MeasurementRound implements AutoCloseable {
 
@@ -58,6 +66,8 @@ public final class MeasurementRound implements AutoCloseable {
   private final ScheduledExecutorService timer;
   /** Pipelines whose worker is still in a call past its deadline, to when that measurement started. */
   private final Map<String, Instant> stuck = new ConcurrentHashMap<>();
+  /** How long each pipeline's last measurement took, by the clock (one that timed out returned after its deadline). */
+  private final Map<String, Duration> lastTook = new ConcurrentHashMap<>();
 
   /**
    * @param workers  threads measuring pipelines at the same time
@@ -83,21 +93,30 @@ public final class MeasurementRound implements AutoCloseable {
     Instant startedAt = clock.instant();
     long startNanos = System.nanoTime();
     measurement.beginRound(pipelines);
+    lastTook.keySet().retainAll(pipelines.stream().map(PipelineSpec::name).collect(Collectors.toSet()));
     List<CompletableFuture<PipelineOutcome>> outcomes = new ArrayList<>(pipelines.size());
-    for (PipelineSpec pipeline : pipelines) {
+    pipelines.forEach(pipeline -> outcomes.add(new CompletableFuture<>()));
+    for (int i : slowestFirst(pipelines)) {
+      PipelineSpec pipeline = pipelines.get(i);
       Instant hungSince = stuck.get(pipeline.name());
       if (hungSince != null) {
-        outcomes.add(CompletableFuture.completedFuture(PipelineOutcome.timedOut(pipeline.name(),
-            "its measurement started at " + hungSince + " has not returned")));
-        continue;
+        outcomes.get(i).complete(PipelineOutcome.timedOut(pipeline.name(),
+            "its measurement started at " + hungSince + " has not returned"));
+      } else {
+        workers.submit(() -> measureWithinDeadline(pipeline, outcomes.get(i)));
       }
-      CompletableFuture<PipelineOutcome> outcome = new CompletableFuture<>();
-      workers.submit(() -> measureWithinDeadline(pipeline, outcome));
-      outcomes.add(outcome);
     }
     List<PipelineOutcome> done = new ArrayList<>(outcomes.size());
     outcomes.forEach(outcome -> done.add(outcome.join()));
     return new RoundReport(startedAt, Duration.ofNanos(System.nanoTime() - startNanos), done);
+  }
+
+  /** The positions of the pipelines in the order to start them; ties keep the configured order. */
+  private List<Integer> slowestFirst(List<PipelineSpec> pipelines) {
+    return IntStream.range(0, pipelines.size()).boxed()
+        .sorted(Comparator.comparing((Integer i) -> lastTook.getOrDefault(pipelines.get(i).name(), deadline))
+            .reversed())
+        .collect(Collectors.toList());
   }
 
   /** Workers held by a call past its deadline. */
@@ -131,6 +150,7 @@ public final class MeasurementRound implements AutoCloseable {
       expiry.cancel(false);
       attempt.returned();
     }
+    lastTook.put(pipeline.name(), Duration.between(attempt.startedAt, clock.instant()));
   }
 
   private void expire(Attempt attempt, CompletableFuture<PipelineOutcome> outcome) {

@@ -29,9 +29,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -118,6 +120,35 @@ class TestMeasurementRound {
     RoundReport report = round.run(pipelines("a", "b", "c", "d", "e", "f", "g", "h"));
 
     assertEquals(8, report.count(PipelineOutcome.Kind.MEASURED), report.toString());
+  }
+
+  @Test
+  void roundStartsFirstThePipelinesThatTookLongestInTheRoundBefore() {
+    MovableClock clock = new MovableClock(Instant.parse("2026-12-07T00:00:00Z"));
+    Map<String, Duration> takes = Map.of("quick", Duration.ofSeconds(1), "slow", Duration.ofSeconds(15),
+        "medium", Duration.ofSeconds(5), "added", Duration.ofSeconds(2));
+    List<String> started = new CopyOnWriteArrayList<>();
+    // One worker: the order of the calls is the order the round starts the pipelines in.
+    round = new MeasurementRound(pipeline -> {
+      started.add(pipeline.name());
+      clock.advance(takes.get(pipeline.name()));
+      return measured(pipeline);
+    }, 1, GENEROUS, clock);
+    List<PipelineSpec> pipelines = pipelines("quick", "slow", "medium");
+
+    round.run(pipelines);
+    assertEquals(List.of("quick", "slow", "medium"), started, "none measured before: the configured order");
+
+    started.clear();
+    RoundReport second = round.run(pipelines);
+    assertEquals(List.of("slow", "medium", "quick"), started);
+    assertEquals(List.of("quick:MEASURED", "slow:MEASURED", "medium:MEASURED"), outcomes(second),
+        "the report keeps the configured order");
+
+    // A pipeline never measured counts as taking its deadline (20 s here), above the slowest one's 15 s.
+    started.clear();
+    round.run(pipelines("quick", "slow", "medium", "added"));
+    assertEquals(List.of("added", "slow", "medium", "quick"), started);
   }
 
   private PipelineFreshness measure(PipelineSpec pipeline) {
