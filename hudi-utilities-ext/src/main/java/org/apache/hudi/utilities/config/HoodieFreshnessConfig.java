@@ -76,6 +76,17 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .withDocumentation("Name of the pipeline in metric names and history entries; letters, digits and '_' are "
           + "kept, any other character becomes '_' in metric names.");
 
+  public static final ConfigProperty<String> LABELS = ConfigProperty
+      .key(STREAMER_CONFIG_PREFIX + PREFIX + "labels")
+      .noDefaultValue()
+      .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "labels")
+      .withDocumentation("Extra labels of every labelled series of the pipeline (the Prometheus metrics of the commit "
+          + "callback and of the reporter), as name=value pairs separated by commas, e.g. team=payments,tier=gold: "
+          + "to route and group its alerts and dashboards by them. The reporter publishes them too for a pipeline "
+          + "whose properties set them; the 'labels' of its YAML add to them and win for a name set in both. Names "
+          + "follow Prometheus' rules and may not be one the metrics set themselves (pipeline, source, source_kind, "
+          + "status, cluster, observer, reporter, job, instance).");
+
   public static final ConfigProperty<String> MODE = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "mode")
       .defaultValue(Mode.STREAMING.name())

@@ -77,6 +77,34 @@ public final class PipelineLabels {
     return checked.isEmpty() ? NONE : new PipelineLabels(checked);
   }
 
+  /**
+   * Labels written as {@code name=value} pairs separated by commas ({@code team=payments,tier=gold}), as the
+   * Streamer's properties set them.
+   *
+   * @param setting  the key they were read from, for messages
+   * @param pipeline the pipeline's name, for messages
+   * @throws IllegalArgumentException naming the key, if a pair has no '=' or a name is given twice, or as {@link #of}
+   */
+  public static PipelineLabels parse(String pairs, String setting, String pipeline) {
+    Map<String, String> labels = new TreeMap<>();
+    for (String pair : pairs.split(",")) {
+      int equals = pair.indexOf('=');
+      checkArgument(equals > 0, () -> "Cannot label the metrics of pipeline '" + pipeline + "': '" + pair.trim()
+          + "' of " + setting + " is not name=value (write e.g. " + setting + "=team=payments,tier=gold)");
+      String name = pair.substring(0, equals).trim();
+      checkArgument(labels.put(name, pair.substring(equals + 1).trim()) == null, () -> "Cannot label the metrics of "
+          + "pipeline '" + pipeline + "': " + setting + " sets '" + name + "' twice (keep one)");
+    }
+    return of(labels, pipeline);
+  }
+
+  /** These labels and the other's; the other's value wins for a name in both. */
+  public PipelineLabels plus(PipelineLabels other) {
+    SortedMap<String, String> both = new TreeMap<>(labels);
+    both.putAll(other.labels);
+    return both.isEmpty() ? NONE : new PipelineLabels(both);
+  }
+
   /** The labels by name, sorted. */
   public SortedMap<String, String> asMap() {
     return labels;

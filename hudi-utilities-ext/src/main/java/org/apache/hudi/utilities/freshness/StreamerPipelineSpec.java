@@ -19,6 +19,7 @@
 package org.apache.hudi.utilities.freshness;
 
 import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.config.ConfigValues;
 import org.apache.hudi.utilities.config.HoodieFreshnessConfig;
 import org.apache.hudi.utilities.config.HoodieIncrMultiSourceConfig;
@@ -41,6 +42,7 @@ import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.HISTORY_PAT
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_CONSUMER_PROPS_PREFIX;
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_METADATA_TIMEOUT_MS;
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.KAFKA_POLL_TIMEOUT_MS;
+import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.LABELS;
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.LAG_CAP_MINUTES;
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.MODE;
 import static org.apache.hudi.utilities.config.HoodieFreshnessConfig.PIPELINE_NAME;
@@ -95,7 +97,14 @@ public final class StreamerPipelineSpec {
     builder.kafkaMetadataTimeout(Duration.ofMillis(ConfigValues.atLeast(props, KAFKA_METADATA_TIMEOUT_MS, 1, cannot)));
     builder.pushgatewayAddress(ConfigValues.raw(props, PUSHGATEWAY_ADDRESS).orElse(null));
     builder.pushgatewayJob(ConfigValues.valueOrDefault(props, PUSHGATEWAY_JOB).get());
-    return builder;
+    return builder.labels(labels(props, name));
+  }
+
+  /** The extra labels the properties set ({@link HoodieFreshnessConfig#LABELS}); none if they set none. */
+  public static PipelineLabels labels(TypedProperties props, String pipeline) {
+    Option<String> labels = ConfigValues.raw(props, LABELS);
+    return labels.isPresent() && !labels.get().trim().isEmpty()
+        ? PipelineLabels.parse(labels.get(), LABELS.key(), pipeline) : PipelineLabels.NONE;
   }
 
   private static FreshnessPolicy policy(TypedProperties props, String cannot) {

@@ -216,6 +216,19 @@ class TestReporterConfig {
   }
 
   @Test
+  void labelsOfAPipelinesPropertiesAreKeptAndItsYamlLabelsAddToThemAndWin() throws Exception {
+    ReporterConfig config = ReporterConfig.parse(YAML.replace("      hoodie.streamer.freshness.mode: batch\n",
+        "      hoodie.streamer.freshness.mode: batch\n      hoodie.streamer.freshness.labels: team=orders,tier=gold\n")
+        .replace("  - name: nightly\n", "  - name: nightly\n    labels:\n      tier: silver\n      region: eu\n"),
+        "reporter.yaml");
+
+    // The commit callback of the same job publishes team=orders and tier=gold: the reporter keeps team, and its YAML
+    // moves the pipeline to tier silver and adds a region.
+    assertEquals(Map.of("team", "orders", "tier", "silver", "region", "eu"),
+        config.pipelines().get(1).labels().asMap());
+  }
+
+  @Test
   void rejectsALabelThatIsNoPrometheusLabelNameOrOneTheReporterSetsNamingThePipelineAndTheKey() {
     IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class, () -> ReporterConfig.parse(
         YAML.replace("  - name: nightly\n", "  - name: nightly\n    labels:\n      cost-center: 42\n"),

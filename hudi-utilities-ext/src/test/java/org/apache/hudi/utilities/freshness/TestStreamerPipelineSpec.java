@@ -103,6 +103,29 @@ class TestStreamerPipelineSpec {
   }
 
   @Test
+  void labelsOfTheStreamersPropertiesAreThePipelinesSoTheCommitCallbackPublishesThem() {
+    String[] source = {"hoodie.streamer.source.hoodieincr.path", "/data/orders"};
+
+    PipelineSpec labelled = StreamerPipelineSpec.from(props(source[0], source[1],
+        "hoodie.deltastreamer.freshness.labels", " team=payments, tier = gold "), "/data/copy", "copy");
+    assertEquals(Map.of("team", "payments", "tier", "gold"), labelled.labels().asMap());
+    assertEquals(PipelineLabels.NONE, StreamerPipelineSpec.from(props(source), "/data/copy", "copy").labels());
+
+    IllegalArgumentException noPair = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
+        props(source[0], source[1], "hoodie.streamer.freshness.labels", "team=payments,gold"), "/data/copy", "copy"));
+    assertEquals("Cannot label the metrics of pipeline 'copy': 'gold' of hoodie.streamer.freshness.labels is not "
+        + "name=value (write e.g. hoodie.streamer.freshness.labels=team=payments,tier=gold)", noPair.getMessage());
+    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
+        props(source[0], source[1], "hoodie.streamer.freshness.labels", "team=a,team=b"), "/data/copy", "copy"));
+    assertEquals("Cannot label the metrics of pipeline 'copy': hoodie.streamer.freshness.labels sets 'team' twice "
+        + "(keep one)", twice.getMessage());
+    IllegalArgumentException reserved = assertThrows(IllegalArgumentException.class, () -> StreamerPipelineSpec.from(
+        props(source[0], source[1], "hoodie.streamer.freshness.labels", "pipeline=x"), "/data/copy", "copy"));
+    assertTrue(reserved.getMessage().startsWith("Cannot label the metrics of pipeline 'copy' with 'pipeline': the "
+        + "reporter sets that label itself"), reserved.getMessage());
+  }
+
+  @Test
   void hoodieIncrSourceTableIsTheOnlySourceNamedAfterItsFolder() {
     PipelineSpec spec = StreamerPipelineSpec.from(props("hoodie.deltastreamer.source.hoodieincr.path",
         "/data/orders"), "/data/copy", "copy");
