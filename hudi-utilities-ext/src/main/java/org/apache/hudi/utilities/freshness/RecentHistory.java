@@ -18,6 +18,8 @@
 
 package org.apache.hudi.utilities.freshness;
 
+import org.apache.hudi.common.util.Option;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -33,6 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * kept in memory by a long-running observer: read from the stored {@link FreshnessHistory} once per pipeline, then
  * appended to with each measurement it records, so that a round reads no history. Entries that another observer (the
  * commit callback) writes afterwards are not seen; the observer's own measurements, one a round, rate the status.
+ * With the history off, the window still holds those, so that a fleet's reporter can do without the history's writes
+ * and keep every status.
  */
 public final class RecentHistory {
 
@@ -40,12 +44,13 @@ public final class RecentHistory {
 
   /**
    * The kept entries measured at or after {@code from}, and the newest one before it, oldest first; read from
-   * {@code stored} the first time the pipeline is asked for.
+   * {@code stored} the first time the pipeline is asked for. Without a stored history (history off) the window holds
+   * this observer's own measurements only, from its first.
    */
-  public List<JsonNode> since(String pipeline, FreshnessHistory stored, Instant from) throws IOException {
+  public List<JsonNode> since(String pipeline, Option<FreshnessHistory> stored, Instant from) throws IOException {
     List<JsonNode> kept = entries.get(pipeline);
     if (kept == null) {
-      kept = new ArrayList<>(stored.since(from));
+      kept = new ArrayList<>(stored.isPresent() ? stored.get().since(from) : List.of());
       entries.put(pipeline, kept);
     }
     synchronized (kept) {
@@ -53,7 +58,7 @@ public final class RecentHistory {
     }
   }
 
-  /** Keeps a measurement just written to the history, dropping entries no window starting before it needs. */
+  /** Keeps a measurement just recorded, dropping entries no window starting before it needs. */
   public void add(PipelineFreshness freshness, Duration window) {
     List<JsonNode> kept = entries.computeIfAbsent(freshness.pipeline(), name -> new ArrayList<>());
     synchronized (kept) {

@@ -40,7 +40,8 @@ import java.util.Objects;
  *   behind.</li>
  *   <li>{@link SourceStatus#OK}: otherwise.</li>
  * </ol>
- * Without history (history off, or a first measurement) only NO_DATA, IDLE and OK can be told apart.
+ * Without earlier observations (a first measurement, or the commit callback with history off) only NO_DATA, IDLE and
+ * OK can be told apart.
  */
 public final class StatusRules {
 

@@ -145,16 +145,15 @@ public final class FreshnessRecorder {
         : Option.empty();
     Duration window = pipeline.policy().statusWindow();
     PipelineFreshness freshness = StatusRules.rate(measured,
-        history.isPresent() ? earlier(pipeline, history.get(), measured.measuredAt().minus(window))
-            : Collections.emptyList(), window);
+        earlier(pipeline, history, measured.measuredAt().minus(window)), window);
     metrics.publish(freshness);
     labelled.update(pipeline, freshness);
     LabelledMetricsPush.push(pipeline, observer, labelled);
     if (history.isPresent()) {
       history.get().append(freshness);
-      if (recentHistory.isPresent()) {
-        recentHistory.get().add(freshness, window);
-      }
+    }
+    if (recentHistory.isPresent()) {
+      recentHistory.get().add(freshness, window);
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         stored.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),
@@ -163,8 +162,13 @@ public final class FreshnessRecorder {
     return freshness;
   }
 
-  private List<JsonNode> earlier(PipelineSpec pipeline, FreshnessHistory stored, Instant from) throws IOException {
-    return recentHistory.isPresent() ? recentHistory.get().since(pipeline.name(), stored, from) : stored.since(from);
+  /** The entries the status is rated from: kept in memory by a long-running observer, else read from the history. */
+  private List<JsonNode> earlier(PipelineSpec pipeline, Option<FreshnessHistory> stored, Instant from)
+      throws IOException {
+    if (recentHistory.isPresent()) {
+      return recentHistory.get().since(pipeline.name(), stored, from);
+    }
+    return stored.isPresent() ? stored.get().since(from) : Collections.emptyList();
   }
 
   private QueueProbe probe(PipelineSpec pipeline, SourceSpec source) {

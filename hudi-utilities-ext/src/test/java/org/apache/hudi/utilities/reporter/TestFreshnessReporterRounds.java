@@ -25,6 +25,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.SourceSpec;
+import org.apache.hudi.utilities.freshness.SourceStatus;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
 import org.apache.hudi.utilities.hudi014.WrittenTimelines;
 
@@ -40,6 +41,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -202,6 +205,35 @@ class TestFreshnessReporterRounds {
     assertEquals(List.of("orders:WAITING"), states(behind));
     assertEquals(ingested, caughtUp.checkpoint().commit().get());
     assertEquals(List.of("orders:CAUGHT_UP"), states(caughtUp));
+  }
+
+  @Test
+  void withTheHistoryOffTheStatusIsRatedFromTheRoundsKeptInMemory() throws Exception {
+    String orders = WrittenTimelines.table(dir, "orders", HoodieTableType.COPY_ON_WRITE);
+    String consumed = WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    // Written and never consumed: the pipeline does not move while it waits.
+    WrittenTimelines.complete(orders, HoodieTimeline.COMMIT_ACTION, Map.of());
+    String target = target("stalled", "orders=" + consumed);
+    TypedProperties props = new TypedProperties();
+    props.setProperty("hoodie.streamer.source.multi.hudi.tables", "orders");
+    props.setProperty("hoodie.streamer.source.hudi.orders.path", orders);
+    props.setProperty("hoodie.streamer.freshness.history.enable", "false");
+    props.setProperty("hoodie.streamer.freshness.status.window.minutes", "1");
+    List<PipelineSpec> pipelines = List.of(StreamerPipelineSpec.from(props, target, "stalled"));
+    // Ahead of the commits' times, so that the waiting commit's lag is positive from the first round.
+    MovableClock clock = new MovableClock(Instant.now().plusSeconds(5));
+    reporter = new FreshnessReporter(clock, new Configuration(), Map.of(), 10, FreshnessReporter.Settings.defaults());
+
+    List<SourceStatus> statuses = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      statuses.add(reporter.reportOnce(pipelines).get(0).sources().get(0).status());
+      clock.advance(Duration.ofSeconds(40));
+    }
+
+    // STALLED at 80 s: the position did not move since the round at 0 s, a whole window (60 s) back. Without the
+    // rounds in memory every round was rated alone: OK, OK, OK.
+    assertEquals(List.of(SourceStatus.OK, SourceStatus.OK, SourceStatus.STALLED), statuses);
+    assertFalse(dir.resolve("stalled").resolve(HISTORY).toFile().exists(), "the history was written");
   }
 
   @Test
