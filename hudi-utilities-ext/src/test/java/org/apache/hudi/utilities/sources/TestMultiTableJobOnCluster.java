@@ -331,8 +331,12 @@ class TestMultiTableJobOnCluster {
   }
 
   /** Every run has ended: the Master ends the executors of a finished (or dead) application. */
+  /**
+   * Waits for the Workers to stop the executors of the ended applications. Only a leak reaches the bound: an executor
+   * JVM stops within seconds, but a 2-core machine running two test forks can take tens of seconds to schedule it.
+   */
   private static void awaitNoExecutor() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (!cluster.executors().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(200);
     }
