@@ -137,8 +137,13 @@ public final class MeasurementRound implements AutoCloseable {
     ScheduledFuture<?> expiry = timer.schedule(() -> expire(attempt, outcome), deadline.toMillis(),
         TimeUnit.MILLISECONDS);
     try {
-      outcome.complete(PipelineOutcome.measured(measurement.measure(pipeline)));
+      PipelineOutcome measured = PipelineOutcome.measured(measurement.measure(pipeline));
+      // Before the outcome completes: the round returns once every outcome is complete, and the next round orders
+      // its pipelines by these times.
+      recordTook(attempt);
+      outcome.complete(measured);
     } catch (Throwable e) {
+      recordTook(attempt);
       if (!outcome.isDone()) {
         LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
       }
@@ -150,7 +155,10 @@ public final class MeasurementRound implements AutoCloseable {
       expiry.cancel(false);
       attempt.returned();
     }
-    lastTook.put(pipeline.name(), Duration.between(attempt.startedAt, clock.instant()));
+  }
+
+  private void recordTook(Attempt attempt) {
+    lastTook.put(attempt.pipeline, Duration.between(attempt.startedAt, clock.instant()));
   }
 
   private void expire(Attempt attempt, CompletableFuture<PipelineOutcome> outcome) {
