@@ -132,7 +132,8 @@ public final class FreshnessRecorder {
 
   /**
    * Measures the pipeline, rates each source's status against the pipeline's history, publishes the measurement
-   * (Hudi's metrics, the labelled metrics and their pushgateway), then writes it to the history.
+   * (Hudi's metrics, the labelled metrics and their pushgateway), then writes it to the history: every measurement of
+   * the commit callback, those of a long-running observer that change what the history says ({@link RecentHistory}).
    *
    * @return the measurement, already published and written to history
    * @throws IOException if the history cannot be read or written (the metrics are published before writing)
@@ -149,11 +150,10 @@ public final class FreshnessRecorder {
     metrics.publish(freshness);
     labelled.update(pipeline, freshness);
     LabelledMetricsPush.push(pipeline, observer, labelled);
-    if (history.isPresent()) {
-      history.get().append(freshness);
-    }
     if (recentHistory.isPresent()) {
-      recentHistory.get().add(freshness, window);
+      recentHistory.get().record(freshness, window, history);
+    } else if (history.isPresent()) {
+      history.get().append(freshness);
     }
     LOG.info("Freshness of pipeline '{}' at commit {}: max lag {}, SLA ratio {}, sources {}", pipeline.name(),
         stored.commit().orElse("(none)"), freshness.maxLag().map(Object::toString).orElse("unknown"),
