@@ -231,6 +231,12 @@ public final class PipelineSpec {
       return this;
     }
 
+    /** Adds labels to those set; a value given here replaces the one set for the same name. */
+    public Builder addLabels(PipelineLabels value) {
+      this.labels = labels.plus(Objects.requireNonNull(value, "labels"));
+      return this;
+    }
+
     /** The name of the Kafka source's cluster in metrics; by default its {@code bootstrap.servers}. */
     public Builder kafkaCluster(String value) {
       this.kafkaCluster = requireText(value, "Kafka cluster name");

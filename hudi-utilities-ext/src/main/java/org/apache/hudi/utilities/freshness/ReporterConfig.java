@@ -194,8 +194,7 @@ public final class ReporterConfig {
     checkFreshnessKeys(props, where);
     try {
       PipelineSpec.Builder builder = StreamerPipelineSpec.builder(props, basePath, name)
-          .labels(StreamerPipelineSpec.labels(props, name).plus(PipelineLabels.of(stringMap(node.path("labels"),
-              "'labels' of " + where, environment), name)));
+          .addLabels(PipelineLabels.of(stringMap(node.path("labels"), "'labels' of " + where, environment), name));
       if (cluster != null) {
         builder.kafkaCluster(cluster);
       }

@@ -101,7 +101,7 @@ public final class StreamerPipelineSpec {
   }
 
   /** The extra labels the properties set ({@link HoodieFreshnessConfig#LABELS}); none if they set none. */
-  public static PipelineLabels labels(TypedProperties props, String pipeline) {
+  private static PipelineLabels labels(TypedProperties props, String pipeline) {
     Option<String> labels = ConfigValues.raw(props, LABELS);
     return labels.isPresent() && !labels.get().trim().isEmpty()
         ? PipelineLabels.parse(labels.get(), LABELS.key(), pipeline) : PipelineLabels.NONE;

@@ -18,6 +18,7 @@
 
 package org.apache.hudi.utilities.reporter;
 
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 
 import org.slf4j.Logger;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +56,10 @@ import static org.apache.hudi.common.util.ValidationUtils.checkArgument;
  * a pipeline not measured yet counts as timing out, a first measurement being the slowest), so that a slow pipeline
  * runs beside the others instead of after them: a target that hangs costs its deadline once in a round, not the
  * round's length plus its deadline as when it is started last.
+ *
+ * <p>Pipelines the measurement must {@link PipelineMeasurement#prepare} first (a target never read, whose checkpoint
+ * the round's batched Kafka reads need) are prepared in a pass of their own before the measurements, on the same
+ * workers and deadlines: one whose preparation fails or times out ends its round there, and is not measured.
  */
 public final class MeasurementRound implements AutoCloseable {
 
@@ -92,23 +98,48 @@ public final class MeasurementRound implements AutoCloseable {
   public RoundReport run(List<PipelineSpec> pipelines) {
     Instant startedAt = clock.instant();
     long startNanos = System.nanoTime();
-    measurement.beginRound(pipelines);
     lastTook.keySet().retainAll(pipelines.stream().map(PipelineSpec::name).collect(Collectors.toSet()));
-    List<CompletableFuture<PipelineOutcome>> outcomes = new ArrayList<>(pipelines.size());
+    measurement.beginRound(pipelines);
+    Map<String, PipelineOutcome> ended = new HashMap<>();
+    List<PipelineSpec> unprepared = measurement.unprepared(pipelines);
+    List<Option<PipelineOutcome>> preparations = pass(unprepared, pipeline -> {
+      measurement.prepare(pipeline);
+      return Option.empty();
+    });
+    for (int i = 0; i < unprepared.size(); i++) {
+      preparations.get(i).ifPresent(outcome -> ended.put(outcome.pipeline(), outcome));
+    }
+    List<PipelineSpec> toMeasure = pipelines.stream().filter(pipeline -> !ended.containsKey(pipeline.name()))
+        .collect(Collectors.toList());
+    measurement.beginMeasurements(toMeasure);
+    List<Option<PipelineOutcome>> measured = pass(toMeasure,
+        pipeline -> Option.of(PipelineOutcome.measured(measurement.measure(pipeline))));
+    for (int i = 0; i < toMeasure.size(); i++) {
+      ended.put(toMeasure.get(i).name(), measured.get(i).get());
+    }
+    List<PipelineOutcome> done = pipelines.stream().map(pipeline -> ended.get(pipeline.name()))
+        .collect(Collectors.toList());
+    return new RoundReport(startedAt, Duration.ofNanos(System.nanoTime() - startNanos), done);
+  }
+
+  /**
+   * Runs one step for each pipeline on the workers, slowest first, each within its deadline, and returns when every
+   * step has ended: empty where a step let its pipeline go on, else the outcome that ends its round.
+   */
+  private List<Option<PipelineOutcome>> pass(List<PipelineSpec> pipelines, Step step) {
+    List<CompletableFuture<Option<PipelineOutcome>>> outcomes = new ArrayList<>(pipelines.size());
     pipelines.forEach(pipeline -> outcomes.add(new CompletableFuture<>()));
     for (int i : slowestFirst(pipelines)) {
       PipelineSpec pipeline = pipelines.get(i);
       Instant hungSince = stuck.get(pipeline.name());
       if (hungSince != null) {
-        outcomes.get(i).complete(PipelineOutcome.timedOut(pipeline.name(),
-            "its measurement started at " + hungSince + " has not returned"));
+        outcomes.get(i).complete(Option.of(PipelineOutcome.timedOut(pipeline.name(),
+            "its measurement started at " + hungSince + " has not returned")));
       } else {
-        workers.submit(() -> measureWithinDeadline(pipeline, outcomes.get(i)));
+        workers.submit(() -> runWithinDeadline(pipeline, step, outcomes.get(i)));
       }
     }
-    List<PipelineOutcome> done = new ArrayList<>(outcomes.size());
-    outcomes.forEach(outcome -> done.add(outcome.join()));
-    return new RoundReport(startedAt, Duration.ofNanos(System.nanoTime() - startNanos), done);
+    return outcomes.stream().map(CompletableFuture::join).collect(Collectors.toList());
   }
 
   /** The positions of the pipelines in the order to start them; ties keep the configured order. */
@@ -132,22 +163,23 @@ public final class MeasurementRound implements AutoCloseable {
     return deadline;
   }
 
-  private void measureWithinDeadline(PipelineSpec pipeline, CompletableFuture<PipelineOutcome> outcome) {
+  private void runWithinDeadline(PipelineSpec pipeline, Step step,
+                                 CompletableFuture<Option<PipelineOutcome>> outcome) {
     Attempt attempt = new Attempt(pipeline.name(), Thread.currentThread(), clock.instant());
     ScheduledFuture<?> expiry = timer.schedule(() -> expire(attempt, outcome), deadline.toMillis(),
         TimeUnit.MILLISECONDS);
     try {
-      PipelineOutcome measured = PipelineOutcome.measured(measurement.measure(pipeline));
+      Option<PipelineOutcome> ran = step.run(pipeline);
       // Before the outcome completes: the round returns once every outcome is complete, and the next round orders
       // its pipelines by these times.
       recordTook(attempt);
-      outcome.complete(measured);
+      outcome.complete(ran);
     } catch (Throwable e) {
       recordTook(attempt);
       if (!outcome.isDone()) {
         LOG.error("Cannot report the freshness of pipeline '{}' at {}", pipeline.name(), pipeline.basePath(), e);
       }
-      outcome.complete(PipelineOutcome.failed(pipeline.name(), String.valueOf(e)));
+      outcome.complete(Option.of(PipelineOutcome.failed(pipeline.name(), String.valueOf(e))));
       if (e instanceof VirtualMachineError) {
         throw (VirtualMachineError) e;
       }
@@ -161,13 +193,18 @@ public final class MeasurementRound implements AutoCloseable {
     lastTook.put(attempt.pipeline, Duration.between(attempt.startedAt, clock.instant()));
   }
 
-  private void expire(Attempt attempt, CompletableFuture<PipelineOutcome> outcome) {
+  private void expire(Attempt attempt, CompletableFuture<Option<PipelineOutcome>> outcome) {
     // Abandoned before the outcome completes, so that the round, once it has every outcome, counts the stuck worker.
-    if (attempt.abandon() && outcome.complete(PipelineOutcome.timedOut(attempt.pipeline, "no answer within "
-        + deadline))) {
+    if (attempt.abandon() && outcome.complete(Option.of(PipelineOutcome.timedOut(attempt.pipeline, "no answer within "
+        + deadline)))) {
       LOG.warn("Gave up on pipeline '{}' after {} (--pipeline-timeout): no value this round", attempt.pipeline,
           deadline);
     }
+  }
+
+  /** One pass's work for one pipeline: an outcome ends the pipeline's round, none lets it go on to the next pass. */
+  private interface Step {
+    Option<PipelineOutcome> run(PipelineSpec pipeline) throws Exception;
   }
 
   /** One worker's measurement of one pipeline; its two ends (return, deadline) may race, hence the lock. */

@@ -31,11 +31,35 @@ import java.util.List;
 public interface PipelineMeasurement {
 
   /**
-   * Called once per round, before any of its pipelines is measured, on the round's thread: where state kept across
-   * rounds learns that a new round starts (tables reload once per round), and where a batched read per round belongs.
-   * Must return quickly or bound itself: the round's deadlines start after it.
+   * Called once per round, before any of its pipelines is prepared or measured, on the round's thread: where state
+   * kept across rounds learns that a new round starts (tables reload once per round). Must return quickly.
    */
   default void beginRound(List<PipelineSpec> pipelines) {
+  }
+
+  /**
+   * The pipelines of the round that {@link #prepare} must read first, so that the round's batched reads
+   * ({@link #beginMeasurements}) can include them; none by default.
+   */
+  default List<PipelineSpec> unprepared(List<PipelineSpec> pipelines) {
+    return List.of();
+  }
+
+  /**
+   * Reads what the round's batched reads need of one pipeline, on a worker thread, within the pipeline's deadline.
+   *
+   * @throws Exception when it cannot be read; the round counts the pipeline as failed and does not measure it
+   */
+  default void prepare(PipelineSpec pipeline) throws Exception {
+  }
+
+  /**
+   * Called once per round on the round's thread, after the preparations and before any measurement: where a batched
+   * read per round belongs. Must return quickly or bound itself: the measurements' deadlines start after it.
+   *
+   * @param pipelines the pipelines about to be measured (those whose preparation failed or timed out are not)
+   */
+  default void beginMeasurements(List<PipelineSpec> pipelines) {
   }
 
   /**

@@ -26,6 +26,7 @@ import org.apache.hudi.utilities.freshness.Observer;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.RecentHistory;
+import org.apache.hudi.utilities.freshness.SourceKind;
 import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
 import org.apache.hudi.utilities.freshness.kafka.KafkaSourcePosition;
 import org.apache.hudi.utilities.hudi014.FreshnessMetrics;
@@ -43,6 +44,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 
 /**
  * The reporter's measurement of a pipeline: the checkpoint its target stores ({@link HudiTableCache}, bounded by
@@ -84,11 +86,34 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
   @Override
   public void beginRound(List<PipelineSpec> pipelines) {
     tables.beginRound();
+  }
+
+  /**
+   * The pipelines reading Kafka whose target was never read (the first round, a pipeline just added): without their
+   * checkpoints the round's Kafka batch would leave them out, and each would probe its cluster on its own, queued
+   * behind the batches in progress.
+   */
+  @Override
+  public List<PipelineSpec> unprepared(List<PipelineSpec> pipelines) {
+    return pipelines.stream()
+        .filter(pipeline -> pipeline.sources().stream().anyMatch(source -> source.kind() == SourceKind.KAFKA))
+        .filter(pipeline -> !tables.lastCheckpoint(pipeline.basePath()).isPresent())
+        .collect(Collectors.toList());
+  }
+
+  /** Reads the target's checkpoint, kept for the round's measurement. */
+  @Override
+  public void prepare(PipelineSpec pipeline) {
+    tables.checkpoint(pipeline.basePath(), maxCommitDepth);
+  }
+
+  @Override
+  public void beginMeasurements(List<PipelineSpec> pipelines) {
     // The Kafka positions of the round, one batch per cluster and the clusters at once, each bounded by its client's
-    // timeouts: by the checkpoints the last round found, since reading them again needs the pipelines' deadlines.
-    // Started, not awaited: a pipeline's probe waits for its own cluster's batch only, so that an unreachable
-    // cluster's timeout delays neither the other clusters' pipelines nor any Hudi read. A pipeline whose checkpoint
-    // moved since is measured with the others probed meanwhile when its worker probes it.
+    // timeouts: by the checkpoints the last round (or this round's preparation) found, since reading them again needs
+    // the pipelines' deadlines. Started, not awaited: a pipeline's probe waits for its own cluster's batch only, so
+    // that an unreachable cluster's timeout delays neither the other clusters' pipelines nor any Hudi read. A
+    // pipeline whose checkpoint moved since is measured with the others probed meanwhile when its worker probes it.
     Map<PipelineSpec, StoredCheckpoint> known = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> tables.lastCheckpoint(pipeline.basePath())
         .ifPresent(stored -> known.put(pipeline, stored)));

@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -149,6 +150,47 @@ class TestMeasurementRound {
     started.clear();
     round.run(pipelines("quick", "slow", "medium", "added"));
     assertEquals(List.of("added", "slow", "medium", "quick"), started);
+  }
+
+  @Test
+  void pipelinesToPrepareArePreparedBeforeTheRoundsBatchAndOneThatCannotBeIsNotMeasured() {
+    List<String> events = new CopyOnWriteArrayList<>();
+    round = new MeasurementRound(new PipelineMeasurement() {
+      @Override
+      public List<PipelineSpec> unprepared(List<PipelineSpec> pipelines) {
+        return pipelines.stream().filter(pipeline -> pipeline.name().startsWith("new")).collect(Collectors.toList());
+      }
+
+      @Override
+      public void prepare(PipelineSpec pipeline) {
+        events.add("prepare " + pipeline.name());
+        if (pipeline.name().equals("new-hung")) {
+          HangingFileSystem.awaitIgnoringInterrupts(hungCallReturns);
+        } else if (pipeline.name().equals("new-throws")) {
+          throw new IllegalStateException("cannot read the target");
+        }
+      }
+
+      @Override
+      public void beginMeasurements(List<PipelineSpec> pipelines) {
+        events.add("batch " + pipelines.stream().map(PipelineSpec::name).collect(Collectors.toList()));
+      }
+
+      @Override
+      public PipelineFreshness measure(PipelineSpec pipeline) {
+        events.add("measure " + pipeline.name());
+        return measured(pipeline);
+      }
+    }, 2, DEADLINE, Clock.systemUTC());
+
+    RoundReport report = round.run(pipelines("new-a", "new-throws", "new-hung", "old"));
+
+    assertEquals(List.of("new-a:MEASURED", "new-throws:FAILED (java.lang.IllegalStateException: cannot read the target)",
+        "new-hung:TIMED_OUT (no answer within PT0.5S)", "old:MEASURED"), outcomes(report));
+    // Every preparation ended before the batch, which holds the pipelines measured next, and only those.
+    assertEquals(Set.of("prepare new-a", "prepare new-throws", "prepare new-hung"), Set.copyOf(events.subList(0, 3)));
+    assertEquals("batch [new-a, old]", events.get(3));
+    assertEquals(Set.of("measure new-a", "measure old"), Set.copyOf(events.subList(4, events.size())));
   }
 
   private PipelineFreshness measure(PipelineSpec pipeline) {
