@@ -142,6 +142,7 @@ final class FreshnessFleetBenchmark implements Benchmark {
       List<Side> sides = new ArrayList<>();
       Map<Fault, Double> faultExtra = new EnumMap<>(Fault.class);
       long heapPeak = 0;
+      long heapAfterCollection = 0;
       long heapLive = 0;
       for (int i = 0; i < latencies.size(); i++) {
         latency.delay(latencies.get(i));
@@ -150,6 +151,7 @@ final class FreshnessFleetBenchmark implements Benchmark {
         try (HeapPeak heap = HeapPeak.start()) {
           now = current(fleet, workers, deadline, i == 0 ? healthy : null, faultExtra);
           heapPeak = Math.max(heapPeak, heap.peakMib());
+          heapAfterCollection = Math.max(heapAfterCollection, heap.peakAfterCollectionMib());
         }
         System.gc();
         heapLive = Math.max(heapLive, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20);
@@ -160,11 +162,14 @@ final class FreshnessFleetBenchmark implements Benchmark {
       latency.delay(0);
       checkFaultGoal(faultExtra, deadline);
       rows(table, sides, fleet);
-      table.row("peak heap, MiB (sampled; live after GC)", "-", heapPeak + " (" + heapLive + ")", "-", "-");
+      table.row("peak heap, MiB: sampled; most after a collection; live after the rounds", "-", heapPeak + "; "
+          + heapAfterCollection + "; " + heapLive, "-", "-");
       String loadAfter = loadAverage();
       long created = createdTopics(fleet);
-      goals.add(goal(heapPeak <= HEAP_GOAL_MIB, "peak heap " + heapPeak + " MiB <= " + (long) HEAP_GOAL_MIB
-          + " MiB (-Xmx" + (Runtime.getRuntime().maxMemory() >> 20) + "m)"));
+      // The heap the reporter keeps, not what G1 lets pile up before collecting (which grows with -Xmx): both printed.
+      goals.add(goal(heapAfterCollection <= HEAP_GOAL_MIB, "peak heap after a collection " + heapAfterCollection
+          + " MiB <= " + (long) HEAP_GOAL_MIB + " MiB (-Xmx" + (Runtime.getRuntime().maxMemory() >> 20) + "m; "
+          + "sampled, garbage included: " + heapPeak + " MiB)"));
       goals.add(goal(created == 0, "topics created on the auto-create broker by the reporters: " + created));
 
       out.println();

@@ -18,14 +18,30 @@
 
 package org.apache.hudi.utilities.benchmarks;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * The most heap the JVM (Spark driver and, in local mode, its executors) used while a measurement ran, sampled every
- * few milliseconds: a peak between two samples can be missed, a collected one is never counted.
+ * few milliseconds: a peak between two samples can be missed, a collected one is never counted. Also the most heap
+ * left in use after a collection ({@link #peakAfterCollectionMib}): what the measurement kept, garbage a young
+ * collection leaves in the old generation included, as opposed to what the collector let pile up before collecting,
+ * which grows with the heap it may use.
  */
 final class HeapPeak implements AutoCloseable {
 
@@ -35,6 +51,10 @@ final class HeapPeak implements AutoCloseable {
   private final AtomicLong peak = new AtomicLong();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread sampler;
+  private final AtomicLong peakAfterCollection = new AtomicLong();
+  private final NotificationListener collections = this::collected;
+  private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+      .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
 
   private HeapPeak() {
     sampler = new Thread(() -> {
@@ -54,6 +74,9 @@ final class HeapPeak implements AutoCloseable {
   static HeapPeak start() {
     System.gc();
     HeapPeak heap = new HeapPeak();
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ((NotificationEmitter) collector).addNotificationListener(heap.collections, null, null);
+    }
     heap.sampler.start();
     return heap;
   }
@@ -63,9 +86,33 @@ final class HeapPeak implements AutoCloseable {
     return Math.max(peak.get(), memory.getHeapMemoryUsage().getUsed()) / (1024 * 1024);
   }
 
+  /**
+   * The most heap in use right after a collection, in MiB; 0 if none ran. A collection's notice arrives on another
+   * thread shortly after it: one that ends as the measurement does may be missed.
+   */
+  long peakAfterCollectionMib() {
+    return peakAfterCollection.get() / (1024 * 1024);
+  }
+
+  private void collected(Notification notification, Object handback) {
+    if (notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+      long used = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData()).getGcInfo()
+          .getMemoryUsageAfterGc().entrySet().stream().filter(pool -> heapPools.contains(pool.getKey()))
+          .mapToLong(pool -> pool.getValue().getUsed()).sum();
+      peakAfterCollection.accumulateAndGet(used, Math::max);
+    }
+  }
+
   @Override
   public void close() throws InterruptedException {
     running.set(false);
     sampler.join();
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      try {
+        ((NotificationEmitter) collector).removeNotificationListener(collections);
+      } catch (ListenerNotFoundException e) {
+        throw new IllegalStateException("the collections of " + collector.getName() + " were not listened to", e);
+      }
+    }
   }
 }
