@@ -33,7 +33,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -150,7 +149,7 @@ final class CommaJoins {
         conjuncts.add(conjunct);
         continue;
       }
-      List<List<Expression>> disjuncts = disjuncts(conjunct).stream().map(DeltaKeyJoins::conjuncts)
+      List<List<Expression>> disjuncts = DeltaKeyJoins.disjuncts(conjunct).stream().map(DeltaKeyJoins::conjuncts)
           .collect(Collectors.toList());
       List<Expression> common = disjuncts.get(0).stream().filter(CommaJoins::isColumnEquality)
           .filter(equality -> disjuncts.stream().allMatch(disjunct -> holds(disjunct, equality)))
@@ -167,15 +166,6 @@ final class CommaJoins {
       }
     }
     return conjuncts;
-  }
-
-  private static List<Expression> disjuncts(Expression condition) {
-    if (condition instanceof Or) {
-      List<Expression> all = new ArrayList<>(disjuncts(((Or) condition).left()));
-      all.addAll(disjuncts(((Or) condition).right()));
-      return all;
-    }
-    return Collections.singletonList(condition);
   }
 
   /** Whether one of the expressions is {@code expression}, its operands in any order. */
