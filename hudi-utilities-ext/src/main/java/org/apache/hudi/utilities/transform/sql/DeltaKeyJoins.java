@@ -24,8 +24,10 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
 import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.BinaryOperator;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.catalyst.plans.Inner$;
 import org.apache.spark.sql.catalyst.plans.JoinType;
@@ -170,9 +172,18 @@ public final class DeltaKeyJoins {
 
   /** The conjuncts of a condition: the operands of its top-level ANDs, in order. */
   public static List<Expression> conjuncts(Expression condition) {
-    if (condition instanceof And) {
-      List<Expression> all = new ArrayList<>(conjuncts(((And) condition).left()));
-      all.addAll(conjuncts(((And) condition).right()));
+    return operands(condition, And.class);
+  }
+
+  /** The disjuncts of a condition: the operands of its top-level ORs, in order. */
+  public static List<Expression> disjuncts(Expression condition) {
+    return operands(condition, Or.class);
+  }
+
+  private static List<Expression> operands(Expression condition, Class<? extends BinaryOperator> operator) {
+    if (operator.isInstance(condition)) {
+      List<Expression> all = new ArrayList<>(operands(((BinaryOperator) condition).left(), operator));
+      all.addAll(operands(((BinaryOperator) condition).right(), operator));
       return all;
     }
     return Collections.singletonList(condition);

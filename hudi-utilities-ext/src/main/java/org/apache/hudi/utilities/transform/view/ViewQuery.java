@@ -65,14 +65,15 @@ public final class ViewQuery implements AutoCloseable {
   }
 
   /**
-   * The analyzed plan of the query with each table bound to a dataset.
+   * The analyzed plan of the query with each table bound to a dataset, its comma joins written as joins on their
+   * equalities ({@link CommaJoins}): the plan every pass of a view reads and every batch runs.
    *
    * @param tables a dataset for every table of {@link #tables()}
    */
   public LogicalPlan analyze(Map<String, Dataset<Row>> tables) {
     viewOfTable.forEach((table, view) -> tables.get(table).createOrReplaceTempView(view));
     // Analysis embeds each temp view's plan: rebinding the views later leaves this plan as it is.
-    return spark.sql(boundSql).queryExecution().analyzed();
+    return CommaJoins.asJoinConditions(spark.sql(boundSql).queryExecution().analyzed());
   }
 
   @Override

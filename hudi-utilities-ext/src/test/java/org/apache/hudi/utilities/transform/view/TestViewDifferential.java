@@ -35,10 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,25 +81,12 @@ class TestViewDifferential {
         "replay with -Dview.differential.seed=" + SEED, run.size(), views.size(), ROUNDS);
     System.out.printf("View differential test: seed %d, %d of %d queries, %d batches each%n", SEED, run.size(),
         views.size(), ROUNDS);
-    // Queries run side by side: a batch is a chain of short Spark jobs, mostly waiting.
-    ExecutorService threads = Executors.newFixedThreadPool(4);
-    List<Future<Batches>> runs = new ArrayList<>();
+    List<Callable<Batches>> runs = new ArrayList<>();
     for (int index : run) {
-      runs.add(threads.submit(() -> runView(index, views.get(index))));
+      runs.add(() -> runView(index, views.get(index)));
     }
     Batches batches = new Batches();
-    try {
-      for (Future<Batches> future : runs) {
-        batches.add(future.get());
-      }
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof AssertionError) {
-        throw (AssertionError) e.getCause();
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      threads.shutdownNow();
-    }
+    SideBySide.results(runs, 4).forEach(batches::add);
     System.out.printf("View differential test: %d batches, 0 mismatches; of %d incremental batches after the first, "
         + "%d wrote fewer rows than their target holds%n", batches.all, batches.incremental, batches.partial);
     assertTrue(views.size() >= 30, views.size() + " queries");

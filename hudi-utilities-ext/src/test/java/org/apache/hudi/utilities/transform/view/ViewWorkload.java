@@ -460,13 +460,18 @@ final class ViewWorkload {
 
   /** A view's query, each &lt;TABLE:name&gt; bound to a temp view named after {@code name} and the table. */
   static ViewQuery query(SparkSession spark, String sql, String name) {
+    return query(spark, sql, name, TABLE_NAMES);
+  }
+
+  /** A view's query over some tables, each &lt;TABLE:name&gt; bound to a temp view named after {@code name} and it. */
+  static ViewQuery query(SparkSession spark, String sql, String name, List<String> tableNames) {
     Map<String, String> viewOfTable = new LinkedHashMap<>();
-    SourcePlaceholders placeholders = new SourcePlaceholders(TABLE_NAMES, TABLE_NAMES.size());
+    SourcePlaceholders placeholders = new SourcePlaceholders(tableNames, tableNames.size());
     placeholders.referencesIn(sql).forEach(reference ->
-        viewOfTable.put(TABLE_NAMES.get(reference.index()), "view_diff_" + name + "_" + TABLE_NAMES.get(reference.index())));
+        viewOfTable.put(tableNames.get(reference.index()), "view_diff_" + name + "_" + tableNames.get(reference.index())));
     Map<String, String> ordered = new LinkedHashMap<>();
-    TABLE_NAMES.stream().filter(viewOfTable::containsKey).forEach(table -> ordered.put(table, viewOfTable.get(table)));
-    return new ViewQuery(spark, placeholders.bind(sql, reference -> viewOfTable.get(TABLE_NAMES.get(reference.index()))),
+    tableNames.stream().filter(viewOfTable::containsKey).forEach(table -> ordered.put(table, viewOfTable.get(table)));
+    return new ViewQuery(spark, placeholders.bind(sql, reference -> viewOfTable.get(tableNames.get(reference.index()))),
         ordered);
   }
 
