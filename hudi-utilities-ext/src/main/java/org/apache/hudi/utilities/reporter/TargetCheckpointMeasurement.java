@@ -64,6 +64,8 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
   private final Map<String, FreshnessMetrics> metrics = new ConcurrentHashMap<>();
   /** The pipelines whose target held no checkpoint at their last measurement. */
   private final Set<String> withoutCheckpoint = ConcurrentHashMap.newKeySet();
+  /** The targets a preparation has tried to read, by base path. */
+  private final Set<String> targetsTried = ConcurrentHashMap.newKeySet();
   private final LabelledFreshnessMetrics labelled;
   private final int maxCommitDepth;
 
@@ -89,21 +91,24 @@ final class TargetCheckpointMeasurement implements PipelineMeasurement {
   }
 
   /**
-   * The pipelines reading Kafka whose target was never read (the first round, a pipeline just added): without their
+   * The pipelines reading Kafka whose target was never tried (the first round, a pipeline just added): without their
    * checkpoints the round's Kafka batch would leave them out, and each would probe its cluster on its own, queued
-   * behind the batches in progress.
+   * behind the batches in progress. Tried once only: a target that hung or failed then is measured with the others
+   * afterwards, so that it does not cost its deadline before every later round's measurements.
    */
   @Override
   public List<PipelineSpec> unprepared(List<PipelineSpec> pipelines) {
     return pipelines.stream()
         .filter(pipeline -> pipeline.sources().stream().anyMatch(source -> source.kind() == SourceKind.KAFKA))
-        .filter(pipeline -> !tables.lastCheckpoint(pipeline.basePath()).isPresent())
+        .filter(pipeline -> !tables.lastCheckpoint(pipeline.basePath()).isPresent()
+            && !targetsTried.contains(pipeline.basePath()))
         .collect(Collectors.toList());
   }
 
   /** Reads the target's checkpoint, kept for the round's measurement. */
   @Override
   public void prepare(PipelineSpec pipeline) {
+    targetsTried.add(pipeline.basePath());
     tables.checkpoint(pipeline.basePath(), maxCommitDepth);
   }
 

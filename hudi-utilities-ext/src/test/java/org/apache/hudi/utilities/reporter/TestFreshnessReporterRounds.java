@@ -23,11 +23,13 @@ import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.utilities.freshness.FreshnessHistory;
+import org.apache.hudi.utilities.freshness.LabelledFreshnessMetrics;
 import org.apache.hudi.utilities.freshness.PipelineFreshness;
 import org.apache.hudi.utilities.freshness.PipelineSpec;
 import org.apache.hudi.utilities.freshness.SourceSpec;
 import org.apache.hudi.utilities.freshness.SourceStatus;
 import org.apache.hudi.utilities.freshness.StreamerPipelineSpec;
+import org.apache.hudi.utilities.freshness.kafka.KafkaClusters;
 import org.apache.hudi.utilities.hudi014.WrittenTimelines;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -51,6 +53,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,6 +126,31 @@ class TestFreshnessReporterRounds {
     assertEquals("hung", next.outcomes().get(0).pipeline());
     assertEquals(PipelineOutcome.Kind.TIMED_OUT, next.outcomes().get(0).kind());
     assertEquals("a:MEASURED", next.outcomes().get(1).toString());
+  }
+
+  @Test
+  void kafkaPipelineWhoseTargetCouldNotBeReadIsPreparedOnceNotBeforeEveryRound() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fs.hang.impl", HangingFileSystem.class.getName());
+    conf.setBoolean("fs.hang.impl.disable.cache", true);
+    // Released: every request to the store fails at once, as a hung one does when it gives up.
+    HangingFileSystem.release();
+    PipelineSpec failing = PipelineSpec.builder("failing", "hang:///warehouse/failing")
+        .source(SourceSpec.kafka("clicks", Map.of("bootstrap.servers", "127.0.0.1:9"))).build();
+    PipelineSpec onHudi = pipeline("on-hudi", "hang:///warehouse/on-hudi", Map.of("orders", "hang:///warehouse/orders"));
+    try (KafkaClusters kafka = KafkaClusters.withKafkaConsumers()) {
+      TargetCheckpointMeasurement measurement = new TargetCheckpointMeasurement(Clock.systemUTC(), conf, Map.of(), 10,
+          new LabelledFreshnessMetrics(), kafka);
+      measurement.beginRound(List.of(failing, onHudi));
+
+      // Only a Kafka pipeline needs its checkpoint before the round's batch.
+      assertEquals(List.of(failing), measurement.unprepared(List.of(failing, onHudi)));
+      assertThrows(RuntimeException.class, () -> measurement.prepare(failing));
+
+      // Tried: a later round measures it with the others instead of paying its deadline before them each time.
+      measurement.beginRound(List.of(failing, onHudi));
+      assertEquals(List.of(), measurement.unprepared(List.of(failing, onHudi)));
+    }
   }
 
   @Test
