@@ -114,14 +114,16 @@ public class HoodieFreshnessConfig extends HoodieConfig {
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
       .defaultValue(true)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.enable")
-      .withDocumentation("Whether every measurement is also written as a JSON entry to the freshness history.");
+      .withDocumentation("Whether measurements are also written as JSON entries to the freshness history: every "
+          + "measurement of the commit callback, and those of the reporter that change what the history says (a "
+          + "commit, a checkpoint, a source's position, state, status or reason), one a status window otherwise.");
 
   public static final ConfigProperty<String> HISTORY_PATH = ConfigProperty
       .key(STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
       .noDefaultValue("<target base path>/" + DEFAULT_HISTORY_FOLDER)
       .withAlternatives(DELTA_STREAMER_CONFIG_PREFIX + PREFIX + "history.path")
       .markAdvanced()
-      .withDocumentation("Folder of the freshness history: one small JSON file per measurement. The reporter reads "
+      .withDocumentation("Folder of the freshness history: one small JSON file per entry. The reporter reads "
           + "the same folder by default, so both observers' entries form one history.");
 
   public static final ConfigProperty<Integer> HISTORY_MAX_ENTRIES = ConfigProperty

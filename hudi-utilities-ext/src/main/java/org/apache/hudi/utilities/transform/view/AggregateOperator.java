@@ -46,11 +46,17 @@ final class AggregateOperator extends GroupingOperator {
 
   /**
    * Unique by its grouping columns where it outputs all of them (as they are, or renamed); by none where it groups by
-   * an expression or leaves a grouping column out. A GROUP BY or DISTINCT below it and an expression a batch could not
-   * reproduce are refused.
+   * an expression or leaves a grouping column out. A GROUP BY or DISTINCT below it, an expression a batch could not
+   * reproduce, and an aggregate without GROUP BY are refused.
    */
   @Override
   ViewShape.Node keys(ViewShape.Analysis analysis) {
+    if (aggregate.groupingExpressions().isEmpty()) {
+      // Its one row is keyed by a value it computes, not by a group: a batch that changes the value must replace the
+      // row under another key, which only a full recompute (its deletes of the keys the result no longer has) does.
+      throw new ViewRefusal("the aggregate has no GROUP BY (a query of one row: no group column keys its target, "
+          + "and a changed value is a new key; supported: aggregates grouped by the columns the record key is made of)");
+    }
     analysis.notAggregated(analysis.node(aggregate.child()), "GROUP BY");
     for (NamedExpression expression : seqAsJavaList(aggregate.aggregateExpressions())) {
       ViewShape.checkDeterministic((Expression) expression, "aggregate");
